@@ -1,0 +1,363 @@
+package tabguard_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/testbrowser"
+)
+
+func TestWatcherEvalHealthy(t *testing.T) {
+	t.Parallel()
+	srv := serve(t)
+	w := watch(t, loadedPage(t, srv), nil)
+	ctx := testbrowser.Context(t, 10*time.Second)
+
+	s := w.State()
+	assert.True(t, s.Committed, "state of a loaded tab: %+v", s)
+	assert.Equal(t, srv.URL+"/", s.URL)
+	require.NoError(t, w.Blocked(ctx))
+
+	res, err := w.Eval(ctx, `(a, b) => a + b`, 40, 2)
+	require.NoError(t, err)
+	assert.Equal(t, 42, res.Value.Int())
+
+	res, err = w.Eval(ctx, `async () => document.querySelector("p").textContent`)
+	require.NoError(t, err)
+	assert.Equal(t, "héllo", res.Value.Str())
+
+	res, err = w.Eval(ctx, `(o) => o.list.length + o.name`, map[string]any{"list": []int{1, 2}, "name": "x"})
+	require.NoError(t, err)
+	assert.Equal(t, "2x", res.Value.Str())
+
+	_, err = w.Eval(ctx, `() => { throw new Error("boom") }`)
+	var evalErr *rod.EvalError
+	require.ErrorAs(t, err, &evalErr)
+	assert.Contains(t, err.Error(), "boom")
+}
+
+func TestWatcherEvalRemoteObjectArg(t *testing.T) {
+	t.Parallel()
+	page := loadedPage(t, serve(t))
+	w := watch(t, page, nil)
+	ctx := testbrowser.Context(t, 10*time.Second)
+
+	el, err := page.Context(ctx).Element("p")
+	require.NoError(t, err)
+	res, err := w.Eval(ctx, `(el, suffix) => el.textContent + suffix`, el.Object, "!")
+	require.NoError(t, err)
+	assert.Equal(t, "héllo!", res.Value.Str())
+}
+
+func TestWatcherEvalTimesOut(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, js string }{
+		{"promise never settles", `() => new Promise(() => {})`},
+		{"infinite loop", `() => { while (true) {} }`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			const timeout = 500 * time.Millisecond
+			w := watch(t, loadedPage(t, serve(t)), &tabguard.Options{EvalTimeout: timeout})
+			start := time.Now()
+			_, err := w.Eval(testbrowser.Context(t, 10*time.Second), tt.js)
+			elapsed := time.Since(start)
+			require.ErrorIs(t, err, tabguard.ErrEvalTimeout)
+			assert.ErrorIs(t, err, context.DeadlineExceeded)
+			assert.Contains(t, err.Error(), "eval timed out after 500ms")
+			assert.Contains(t, err.Error(), "is loaded: a script is busy or a promise never settled")
+			assert.GreaterOrEqual(t, elapsed, timeout)
+			assert.Less(t, elapsed, timeout+2*time.Second, "returned long after its deadline")
+		})
+	}
+}
+
+func TestWatcherCrashIdleIsRefused(t *testing.T) {
+	t.Parallel()
+	srv := serve(t)
+	page := loadedPage(t, srv)
+	w := watch(t, page, nil)
+
+	crash(t, page)
+	eventually(t, "crash to be seen", blockedBy(t, w, tabguard.ErrTabCrashed))
+
+	start := time.Now()
+	_, err := w.Eval(testbrowser.Context(t, 10*time.Second), `() => 1`)
+	assert.Less(t, time.Since(start), 100*time.Millisecond, "a refusal must not touch the tab")
+	var be *tabguard.BlockedError
+	require.ErrorAs(t, err, &be)
+	assert.ErrorIs(t, err, tabguard.ErrTabCrashed)
+	assert.Equal(t, "tab renderer crashed (reason: crashed): reload the tab", err.Error())
+	assert.Equal(t, srv.URL+"/", be.URL)
+	s := w.State()
+	assert.True(t, s.Crashed)
+	assert.Equal(t, "crashed", s.CrashReason)
+}
+
+func TestWatcherCrashInFlightFailsFast(t *testing.T) {
+	t.Parallel()
+	page := loadedPage(t, serve(t))
+	w := watch(t, page, &tabguard.Options{EvalTimeout: 20 * time.Second})
+
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() {
+		_, err := w.Eval(testbrowser.Context(t, 30*time.Second), `() => new Promise(r => setTimeout(r, 15000))`)
+		done <- err
+	}()
+	time.Sleep(200 * time.Millisecond) // let the eval reach the renderer
+	crash(t, page)
+
+	select {
+	case err := <-done:
+		require.ErrorIs(t, err, tabguard.ErrTabCrashed)
+		assert.Less(t, time.Since(start), 5*time.Second)
+	case <-time.After(10 * time.Second):
+		t.Fatal("in-flight eval still waiting 10s after the crash")
+	}
+}
+
+func TestWatchAfterCrashStillReports(t *testing.T) {
+	t.Parallel()
+	for i := range 3 { // the crash must be seen every time, not by luck of timing
+		page := loadedPage(t, serve(t))
+		crash(t, page) // the crash is over before anyone watches
+
+		w := watch(t, page, nil)
+		err := w.Blocked(testbrowser.Context(t, 5*time.Second))
+		require.ErrorIs(t, err, tabguard.ErrTabCrashed, "round %d", i)
+		_, err = w.Eval(testbrowser.Context(t, 5*time.Second), `() => 1`)
+		require.ErrorIs(t, err, tabguard.ErrTabCrashed, "round %d", i)
+	}
+}
+
+func TestWatcherRecoversAfterCrash(t *testing.T) {
+	t.Parallel()
+	srv := serve(t)
+	recoveries := []struct {
+		name    string
+		recover func(t *testing.T, page *rod.Page)
+	}{
+		{"Page.reload", func(t *testing.T, page *rod.Page) {
+			// rod's page.Reload runs JavaScript, which a crashed tab never answers.
+			require.NoError(t, proto.PageReload{}.Call(page.Context(testbrowser.Context(t, 10*time.Second))))
+		}},
+		{"Navigate", func(t *testing.T, page *rod.Page) {
+			require.NoError(t, navigate(t, page, srv.URL))
+		}},
+	}
+	for _, tt := range recoveries {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			page := loadedPage(t, srv)
+			w := watch(t, page, nil)
+			crash(t, page)
+			eventually(t, "crash to be seen", blockedBy(t, w, tabguard.ErrTabCrashed))
+
+			tt.recover(t, page)
+			eventually(t, "recovery to be seen", func() bool { return w.Blocked(testbrowser.Context(t, 5*time.Second)) == nil })
+			res, err := w.Eval(testbrowser.Context(t, 10*time.Second), `() => location.href`)
+			require.NoError(t, err)
+			assert.Equal(t, srv.URL+"/", res.Value.Str())
+			assert.False(t, w.State().Crashed)
+		})
+	}
+}
+
+func TestWatcherNoDocument(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, wantErr string
+		url           func(t testing.TB) string
+	}{
+		{"connection refused", "net::ERR_CONNECTION_REFUSED", testbrowser.DeadURL},
+		{"unresolvable host", "net::ERR_NAME_NOT_RESOLVED", func(testing.TB) string { return "http://nonexistent.invalid/" }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			page := testbrowser.Page(t)
+			w := watch(t, page, nil)
+			url := tt.url(t)
+
+			err := navigate(t, page, url)
+			require.Error(t, err, "loading %s", url)
+			eventually(t, "the load error", blockedBy(t, w, tabguard.ErrNoDocument))
+
+			_, err = w.Eval(testbrowser.Context(t, 5*time.Second), `() => 1`)
+			require.ErrorIs(t, err, tabguard.ErrNoDocument)
+			assert.Equal(t, "tab has no document: "+tt.wantErr+" loading "+url+": navigate the tab again", err.Error())
+			var be *tabguard.BlockedError
+			require.ErrorAs(t, err, &be)
+			assert.Equal(t, url, be.URL)
+			assert.Equal(t, tt.wantErr, be.Detail)
+		})
+	}
+}
+
+func TestWatchOnErrorPage(t *testing.T) {
+	t.Parallel()
+	page := testbrowser.Page(t)
+	url := testbrowser.DeadURL(t)
+	require.Error(t, navigate(t, page, url))
+	// The error page commits after Navigate returns; wait for it to stand in.
+	eventually(t, "the error page", func() bool {
+		res, err := page.Context(testbrowser.Context(t, 2*time.Second)).Eval(`() => location.href`)
+		return err == nil && res.Value.Str() == "chrome-error://chromewebdata/"
+	})
+
+	w := watch(t, page, nil)
+	err := w.Blocked(testbrowser.Context(t, 5*time.Second))
+	require.ErrorIs(t, err, tabguard.ErrNoDocument)
+	assert.Contains(t, err.Error(), url)
+	assert.True(t, w.State().ErrorPage)
+}
+
+func TestWatcherCrashBeatsLoadError(t *testing.T) {
+	t.Parallel()
+	page := testbrowser.Page(t)
+	w := watch(t, page, nil)
+	require.Error(t, navigate(t, page, testbrowser.DeadURL(t)))
+	eventually(t, "the load error", blockedBy(t, w, tabguard.ErrNoDocument))
+
+	crash(t, page)
+	eventually(t, "the crash", blockedBy(t, w, tabguard.ErrTabCrashed))
+	_, err := w.Eval(testbrowser.Context(t, 5*time.Second), `() => 1`)
+	require.ErrorIs(t, err, tabguard.ErrTabCrashed)
+	assert.NotErrorIs(t, err, tabguard.ErrNoDocument)
+}
+
+func TestWatcherFirstLoadIsNotRefused(t *testing.T) {
+	t.Parallel()
+	srv := serve(t)
+	page := testbrowser.Page(t)
+	go func() { _ = navigate(t, page, srv.URL+"/stall") }()
+	eventually(t, "the load to start", func() bool {
+		info, err := page.Context(testbrowser.Context(t, 2*time.Second)).Info()
+		return err == nil && info.URL == srv.URL+"/stall"
+	})
+	t.Cleanup(func() { _ = proto.PageStopLoading{}.Call(page.Context(testbrowser.Context(t, 5*time.Second))) })
+
+	const timeout = 500 * time.Millisecond
+	w := watch(t, page, &tabguard.Options{EvalTimeout: timeout})
+	assert.False(t, w.State().Committed)
+	require.NoError(t, w.Blocked(testbrowser.Context(t, 5*time.Second)), "a first load must not be refused")
+
+	start := time.Now()
+	_, err := w.Eval(testbrowser.Context(t, 10*time.Second), `() => 1`)
+	require.ErrorIs(t, err, tabguard.ErrEvalTimeout)
+	assert.Contains(t, err.Error(), "tab still loading "+srv.URL+"/stall")
+	assert.Less(t, time.Since(start), timeout+2*time.Second)
+}
+
+func TestWatcherEvalNotHeldByRodLock(t *testing.T) {
+	t.Parallel()
+	srv := serve(t)
+	page := testbrowser.Page(t)
+	w := watch(t, page, &tabguard.Options{EvalTimeout: 300 * time.Millisecond})
+	go func() { _ = navigate(t, page, srv.URL+"/stall") }()
+	eventually(t, "the load to start", func() bool {
+		info, err := page.Context(testbrowser.Context(t, 2*time.Second)).Info()
+		return err == nil && info.URL == srv.URL+"/stall"
+	})
+	t.Cleanup(func() { _ = proto.PageStopLoading{}.Call(page.Context(testbrowser.Context(t, 5*time.Second))) })
+
+	// A rod Eval on the loading tab holds rod's per-page lock while it waits.
+	rodDone := make(chan struct{})
+	go func() {
+		defer close(rodDone)
+		_, _ = page.Context(testbrowser.Context(t, 5*time.Second)).Eval(`() => 1`)
+	}()
+	time.Sleep(100 * time.Millisecond)
+
+	start := time.Now()
+	_, err := w.Eval(testbrowser.Context(t, 10*time.Second), `() => 1`)
+	require.ErrorIs(t, err, tabguard.ErrEvalTimeout)
+	assert.Less(t, time.Since(start), 2*time.Second, "held behind rod's lock")
+	<-rodDone
+}
+
+func TestWatcherTabClosed(t *testing.T) {
+	t.Parallel()
+	b := testbrowser.Shared(t)
+	page := loadedPage(t, serve(t))
+	w := watch(t, page, &tabguard.Options{EvalTimeout: 20 * time.Second})
+
+	done := make(chan error, 1)
+	go func() {
+		_, err := w.Eval(testbrowser.Context(t, 30*time.Second), `() => new Promise(() => {})`)
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	_, err := proto.TargetCloseTarget{TargetID: page.TargetID}.Call(b.Context(testbrowser.Context(t, 5*time.Second)))
+	require.NoError(t, err)
+
+	select {
+	case err := <-done:
+		require.ErrorIs(t, err, tabguard.ErrTabClosed)
+	case <-time.After(5 * time.Second):
+		t.Fatal("in-flight eval on a closed tab still waiting after 5s")
+	}
+	eventually(t, "the close", blockedBy(t, w, tabguard.ErrTabClosed))
+	_, err = w.Eval(testbrowser.Context(t, 5*time.Second), `() => 1`)
+	require.ErrorIs(t, err, tabguard.ErrTabClosed)
+	assert.Equal(t, "tab is closed: open a new tab", err.Error())
+
+	_, err = tabguard.Watch(page, nil)
+	require.ErrorIs(t, err, tabguard.ErrTabClosed)
+}
+
+func TestWatcherBrowserGone(t *testing.T) {
+	t.Parallel()
+	b, err := testbrowser.Launch()
+	require.NoError(t, err)
+	t.Cleanup(b.Close)
+	page := testbrowser.NewPage(t, b)
+	w := watch(t, page, nil)
+	res, err := w.Eval(testbrowser.Context(t, 5*time.Second), `() => 1`)
+	require.NoError(t, err)
+	require.Equal(t, 1, res.Value.Int())
+
+	b.Launcher.Kill()
+	start := time.Now()
+	eventually(t, "the browser to be gone", func() bool {
+		_, err := w.Eval(testbrowser.Context(t, 5*time.Second), `() => 1`)
+		return errors.Is(err, tabguard.ErrBrowserGone)
+	})
+	assert.Less(t, time.Since(start), 2*time.Second)
+	assert.True(t, w.State().BrowserGone)
+}
+
+func TestWatcherBadInput(t *testing.T) {
+	t.Parallel()
+	_, err := tabguard.Watch(nil, nil)
+	require.ErrorIs(t, err, tabguard.ErrInvalidArgument)
+	_, err = tabguard.Watch(&rod.Page{}, nil)
+	require.ErrorIs(t, err, tabguard.ErrInvalidArgument)
+
+	w := watch(t, loadedPage(t, serve(t)), nil)
+	ctx := testbrowser.Context(t, 5*time.Second)
+	_, err = w.Eval(ctx, "  ; ")
+	require.ErrorIs(t, err, tabguard.ErrInvalidArgument)
+	_, err = w.Eval(ctx, `(f) => f`, func() {})
+	require.ErrorIs(t, err, tabguard.ErrInvalidArgument)
+	_, err = w.DOM(ctx, -1)
+	require.ErrorIs(t, err, tabguard.ErrInvalidArgument)
+	//nolint:staticcheck // a nil context is the bad input under test
+	_, err = w.Eval(nil, `() => 1`) //lint:ignore SA1012 bad input under test
+	require.ErrorIs(t, err, tabguard.ErrInvalidArgument)
+
+	require.NoError(t, w.Close())
+	require.NoError(t, w.Close(), "Close twice")
+	_, err = w.Eval(ctx, `() => 1`)
+	require.ErrorIs(t, err, tabguard.ErrWatcherClosed)
+	require.ErrorIs(t, w.Blocked(ctx), tabguard.ErrWatcherClosed)
+}

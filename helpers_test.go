@@ -1,0 +1,108 @@
+package tabguard_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/testbrowser"
+)
+
+// serve starts a 127.0.0.1 server for t: "/" is a small page, "/stall" never
+// answers (until the request is cancelled), "/big?kb=N" is a page of about N KiB.
+func serve(t testing.TB) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><html><head><title>ok</title></head><body><p>héllo</p></body></html>`)
+	})
+	mux.HandleFunc("/stall", func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done() // return when the browser gives up, or Close blocks
+	})
+	mux.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) {
+		var kb int
+		fmt.Sscan(r.URL.Query().Get("kb"), &kb)
+		fmt.Fprint(w, "<!doctype html><html><body>")
+		row := "<li>héllo wörld 日本語 👩‍💻</li>\n" // 1, 2, 3 and 4-byte runes and a ZWJ sequence
+		fmt.Fprint(w, strings.Repeat(row, kb*1024/len(row)+1))
+		fmt.Fprint(w, "</body></html>")
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// watch starts a watcher on page and closes it when t ends.
+func watch(t testing.TB, page *rod.Page, opts *tabguard.Options) *tabguard.Watcher {
+	t.Helper()
+	w, err := tabguard.Watch(page, opts)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = w.Close() })
+	return w
+}
+
+// navigate loads url in page within 10 s and returns rod's error, if any.
+func navigate(t testing.TB, page *rod.Page, url string) error {
+	t.Helper()
+	return page.Context(testbrowser.Context(t, 10*time.Second)).Navigate(url)
+}
+
+// loadedPage opens a tab at srv's small page, loaded.
+func loadedPage(t testing.TB, srv *httptest.Server) *rod.Page {
+	t.Helper()
+	page := testbrowser.Page(t)
+	require.NoError(t, navigate(t, page, srv.URL))
+	require.NoError(t, page.Context(testbrowser.Context(t, 10*time.Second)).WaitLoad())
+	return page
+}
+
+// crash kills the tab's renderer. Page.crash gets no reply from a crashed
+// tab, so the call runs under a short context of its own.
+// It returns once Chrome has reported the crash.
+func crash(t testing.TB, page *rod.Page) {
+	t.Helper()
+	ctx := testbrowser.Context(t, 5*time.Second)
+	crashed := make(chan struct{})
+	wait := page.Browser().Context(ctx).EachEvent(func(e *proto.TargetTargetCrashed) bool {
+		return e.TargetID == page.TargetID
+	})
+	go func() { defer close(crashed); wait() }()
+
+	cctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	_ = proto.PageCrash{}.Call(page.Context(cctx))
+	select {
+	case <-crashed:
+	case <-ctx.Done():
+		t.Fatal("Chrome reported no crash within 5s")
+	}
+}
+
+// eventually polls cond every 10 ms until it holds or 5 s pass.
+func eventually(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after 5s waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// blockedBy reports whether w now refuses evals with reason.
+func blockedBy(t testing.TB, w *tabguard.Watcher, reason error) func() bool {
+	return func() bool {
+		err := w.Blocked(testbrowser.Context(t, 5*time.Second))
+		return err != nil && errors.Is(err, reason)
+	}
+}

@@ -1,0 +1,180 @@
+// Package testbrowser launches headless Chromium for tests and serves their
+// pages from 127.0.0.1. It never lets rod download a browser: with no
+// system Chromium the test fails and says what to install.
+package testbrowser
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/launcher"
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// EnvBin names an environment variable that, when set, is the browser binary
+// to use instead of the one launcher.LookPath finds.
+const EnvBin = "TABGUARD_BROWSER"
+
+// Browser is a launched Chromium and its rod connection.
+type Browser struct {
+	*rod.Browser
+	Launcher *launcher.Launcher
+	dataDir  string
+}
+
+// Launch starts a fresh headless Chromium with its own user-data dir and
+// connects rod to it. The caller should call Close when finished.
+func Launch() (*Browser, error) {
+	bin, err := Bin()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "tabguard-chromium-")
+	if err != nil {
+		return nil, err
+	}
+	l := launcher.New().Bin(bin).Headless(true).NoSandbox(true).Leakless(false).
+		UserDataDir(dir).
+		Set("disable-gpu").Set("disable-quic").Set("no-first-run").
+		Set("disable-background-networking").Set("disable-component-update").
+		Set("disable-sync").
+		// Names under .invalid fail to resolve inside Chrome, as they would
+		// anywhere, without a DNS query leaving the machine.
+		Set("host-resolver-rules", "MAP *.invalid ~NOTFOUND")
+	u, err := l.Launch()
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("launch %s: %w", bin, err)
+	}
+	b := rod.New().ControlURL(u)
+	if err := b.Connect(); err != nil {
+		l.Kill()
+		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("connect to %s: %w", bin, err)
+	}
+	return &Browser{Browser: b, Launcher: l, dataDir: dir}, nil
+}
+
+// Bin returns the browser binary: $TABGUARD_BROWSER, or a system Chromium.
+func Bin() (string, error) {
+	if bin := os.Getenv(EnvBin); bin != "" {
+		return bin, nil
+	}
+	bin, ok := launcher.LookPath()
+	if !ok {
+		return "", fmt.Errorf("no Chromium found: install the chromium package (make browser) or set %s", EnvBin)
+	}
+	return bin, nil
+}
+
+// Close ends the browser process and removes its user-data dir.
+func (b *Browser) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	_ = b.Browser.Context(ctx).Close()
+	b.Launcher.Kill()
+	waitExit(b.Launcher.PID())
+	_ = os.RemoveAll(b.dataDir)
+}
+
+// waitExit waits up to two seconds for the process pid to be gone.
+func waitExit(pid int) {
+	for i := 0; i < 40; i++ {
+		if p, err := os.FindProcess(pid); err != nil || p.Signal(syscall.Signal(0)) != nil {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+var shared struct {
+	sync.Mutex
+	b   *Browser
+	err error
+}
+
+// Shared returns the browser shared by a test binary, launching it on first
+// use; CloseShared ends it. It fails t when no browser can be launched.
+func Shared(t testing.TB) *Browser {
+	t.Helper()
+	shared.Lock()
+	defer shared.Unlock()
+	if shared.b == nil && shared.err == nil {
+		shared.b, shared.err = Launch()
+	}
+	if shared.err != nil {
+		t.Fatal(shared.err) // fail, never skip: CI must not go green untested
+	}
+	return shared.b
+}
+
+// CloseShared ends the shared browser, if one was launched. TestMain calls
+// it after the tests, before checking for leaked goroutines.
+func CloseShared() {
+	shared.Lock()
+	defer shared.Unlock()
+	if shared.b != nil {
+		shared.b.Close()
+		shared.b = nil
+	}
+}
+
+// Page opens a new blank tab on the shared browser and closes it when t ends.
+func Page(t testing.TB) *rod.Page {
+	t.Helper()
+	return NewPage(t, Shared(t))
+}
+
+// NewPage opens a new blank tab on b and closes it when t ends.
+func NewPage(t testing.TB, b *Browser) *rod.Page {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	target, err := proto.TargetCreateTarget{URL: "about:blank"}.Call(b.Context(ctx))
+	if err != nil {
+		t.Fatalf("open tab: %v", err)
+	}
+	// Attach without a deadline: rod derives the page's session context,
+	// which it cancels when the tab closes, from the browser's.
+	p, err := b.PageFromTarget(target.TargetID)
+	if err != nil {
+		t.Fatalf("attach to tab: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_, _ = proto.TargetCloseTarget{TargetID: p.TargetID}.Call(b.Context(ctx))
+	})
+	return p
+}
+
+// Context returns a context that ends after d or when t ends, whichever is
+// first: every browser call in a test runs under one, so a bug fails the
+// test instead of stalling the run.
+func Context(t testing.TB, d time.Duration) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// DeadURL returns an http URL on 127.0.0.1 at a port nothing listens on, so
+// loading it fails with net::ERR_CONNECTION_REFUSED. (Port 1 would not do:
+// Chrome blocks it as ERR_UNSAFE_PORT.)
+func DeadURL(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close()
+	return "http://" + addr + "/"
+}

@@ -1,0 +1,202 @@
+package tabguard
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/cdp"
+	"github.com/go-rod/rod/lib/js"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/ysmood/gson"
+)
+
+// Eval runs the JavaScript function js on the tab with args and returns its
+// result by value, awaiting a returned promise, as [rod.Page.Eval] does:
+// w.Eval(ctx, `(a, b) => a + b`, 1, 2).
+//
+// It refuses up front with the [*BlockedError] of [Watcher.Blocked], making no
+// CDP call. Otherwise it evaluates with the deadline of [EvalWithTimeout]
+// (Options.EvalTimeout) and returns early with ErrTabCrashed the moment the
+// renderer dies, with ErrTabClosed when the tab closes, and with ctx.Err()
+// when ctx is done. A JavaScript exception comes back as a [*rod.EvalError].
+//
+// Args are sent as JSON, except a [*proto.RuntimeRemoteObject], which is
+// passed by reference. Eval calls Runtime.evaluate (or Runtime.callFunctionOn
+// for remote-object args) directly, on the caller's goroutine: it never
+// takes rod's per-page execution-context lock, so another stuck rod call on
+// the same page cannot hold it past its deadline.
+func (w *Watcher) Eval(ctx context.Context, js string, args ...any) (*proto.RuntimeRemoteObject, error) {
+	call, err := evalCall(js, args)
+	if err != nil {
+		return nil, err
+	}
+	var res *proto.RuntimeRemoteObject
+	err = w.do(ctx, func(p *rod.Page) error {
+		var err error
+		res, err = call(p)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// do runs fn against the tab under the eval deadline, unless the tab is
+// refused; a crash, a closed tab or Close cuts fn short through its context.
+func (w *Watcher) do(ctx context.Context, fn func(*rod.Page) error) error {
+	if ctx == nil {
+		return fmt.Errorf("%w: nil context", ErrInvalidArgument)
+	}
+	cctx, cut := context.WithCancelCause(ctx)
+	defer cut(nil)
+	tctx, cancel := withEvalTimeout(cctx, w.timeout)
+	defer cancel()
+
+	call := &inflight{cancel: cut}
+	if err := w.enter(call); err != nil {
+		w.logf("tabguard: eval refused", err)
+		return err
+	}
+	defer w.leave(call)
+	return w.finish(ctx, tctx, fn(w.page.Context(tctx)))
+}
+
+// finish turns what the CDP call returned into the package's errors.
+func (w *Watcher) finish(parent, tctx context.Context, err error) error {
+	if err == nil {
+		return nil
+	}
+	err = deadlineError(parent, tctx, w.classify(err))
+	var te *timeoutError
+	if errors.As(err, &te) {
+		err = &timeoutError{timeout: te.timeout, doing: w.doing()}
+		w.logf("tabguard: eval timed out", err)
+	}
+	return err
+}
+
+// classify maps the CDP errors that mean the tab cannot answer to the
+// package's sentinels; anything else passes through.
+func (w *Watcher) classify(err error) error {
+	var ce *cdp.Error
+	isCDP := errors.As(err, &ce)
+	switch {
+	case isCDP && ce.Code == -32000 && ce.Message == "Target crashed":
+		// Chrome answers held calls so when the crashed tab is navigated
+		// again; the state already has the crash from its events.
+		return w.blocked(ErrTabCrashed)
+	case isCDP && (ce.Code == cdp.ErrSessionNotFound.Code ||
+		ce.Code == -32602 && strings.Contains(ce.Message, "No target with given id")):
+		return w.blocked(ErrTabClosed)
+	case errors.Is(err, io.EOF), errors.Is(err, net.ErrClosed):
+		w.lost(&BlockedError{Reason: ErrBrowserGone})
+		return w.blocked(ErrBrowserGone)
+	}
+	return err
+}
+
+// blocked returns the state's refusal if it has one, else one for reason.
+func (w *Watcher) blocked(reason error) error {
+	s := w.State()
+	if err := EvalBlockedReason(s); err != nil {
+		return err
+	}
+	return &BlockedError{Reason: reason, URL: s.URL}
+}
+
+// doing says what the tab was doing when an eval ran out of time, so a
+// caller can tell a slow page from a stuck script.
+func (w *Watcher) doing() string {
+	s := w.State()
+	switch {
+	case !s.Committed && s.URL != "":
+		return "tab still loading " + s.URL
+	case !s.Committed:
+		return "tab still loading"
+	default:
+		return "page " + s.URL + " is loaded: a script is busy or a promise never settled"
+	}
+}
+
+func (w *Watcher) logf(msg string, err error) {
+	if w.log != nil {
+		w.log.Warn(msg, "target", w.page.TargetID, "err", err)
+	}
+}
+
+// evalCall checks js and args once and returns the CDP call that runs them.
+func evalCall(fn string, args []any) (func(*rod.Page) (*proto.RuntimeRemoteObject, error), error) {
+	fn = strings.Trim(fn, "\t\n\v\f\r ;")
+	if fn == "" {
+		return nil, fmt.Errorf("%w: empty script: pass a function such as `() => document.title`", ErrInvalidArgument)
+	}
+	var (
+		this    proto.RuntimeRemoteObjectID
+		encoded = make([]string, len(args))
+		callArg = make([]*proto.RuntimeCallArgument, len(args))
+	)
+	for i, a := range args {
+		switch a := a.(type) {
+		case *js.Function:
+			return nil, fmt.Errorf("%w: arg %d: rod's js helpers are not supported: pass JSON values or remote objects", ErrInvalidArgument, i)
+		case *proto.RuntimeRemoteObject:
+			if a == nil || a.ObjectID == "" {
+				return nil, fmt.Errorf("%w: arg %d: remote object without an object ID", ErrInvalidArgument, i)
+			}
+			this = a.ObjectID
+			callArg[i] = &proto.RuntimeCallArgument{ObjectID: a.ObjectID}
+		default:
+			b, err := json.Marshal(a)
+			if err != nil {
+				return nil, fmt.Errorf("%w: arg %d: %w", ErrInvalidArgument, i, err)
+			}
+			encoded[i] = string(b)
+			callArg[i] = &proto.RuntimeCallArgument{Value: gson.New(a)}
+		}
+	}
+	if this == "" {
+		// Runtime.evaluate needs no execution-context ID: it runs in the main
+		// frame's current document, so there is nothing to look up or retry.
+		req := proto.RuntimeEvaluate{
+			Expression:    "(" + fn + ")(" + strings.Join(encoded, ",") + ")",
+			ReturnByValue: true,
+			AwaitPromise:  true,
+		}
+		return func(p *rod.Page) (*proto.RuntimeRemoteObject, error) {
+			res, err := req.Call(p)
+			return result(res, err)
+		}, nil
+	}
+	// A remote object pins the execution context: call the function on it.
+	req := proto.RuntimeCallFunctionOn{
+		ObjectID:            this,
+		FunctionDeclaration: "function(...args) { return (" + fn + ").apply(globalThis, args) }",
+		Arguments:           callArg,
+		ReturnByValue:       true,
+		AwaitPromise:        true,
+	}
+	return func(p *rod.Page) (*proto.RuntimeRemoteObject, error) {
+		res, err := req.Call(p)
+		if err != nil {
+			return nil, err
+		}
+		return result(&proto.RuntimeEvaluateResult{Result: res.Result, ExceptionDetails: res.ExceptionDetails}, nil)
+	}, nil
+}
+
+func result(res *proto.RuntimeEvaluateResult, err error) (*proto.RuntimeRemoteObject, error) {
+	if err != nil {
+		return nil, err
+	}
+	if res.ExceptionDetails != nil {
+		return nil, &rod.EvalError{RuntimeExceptionDetails: res.ExceptionDetails}
+	}
+	return res.Result, nil
+}
