@@ -1,0 +1,24 @@
+# make test: what CI runs. make demo: the four outcomes on a real tab.
+GO ?= go
+# Nested modules (examples with their own go.mod) are tested on their own.
+MODULES := $(patsubst %/go.mod,%,$(wildcard examples/*/go.mod))
+
+.PHONY: test demo browser lint bench
+
+browser:
+	@bash scripts/ensure-browser
+
+lint:
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt -l lists:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	@for m in $(MODULES); do (cd $$m && echo "go vet in $$m" && $(GO) vet ./...) || exit 1; done
+
+test: browser lint
+	$(GO) test -race -count=1 -timeout 15m ./...
+	@for m in $(MODULES); do (cd $$m && echo "go test in $$m" && $(GO) test -race -count=1 -timeout 10m ./...) || exit 1; done
+
+demo: browser
+	$(GO) run ./examples/demo
+
+bench: browser
+	bash scripts/bench
