@@ -239,12 +239,7 @@ func TestWatcherFirstLoadIsNotRefused(t *testing.T) {
 	t.Parallel()
 	srv := serve(t)
 	page := testbrowser.Page(t)
-	go func() { _ = navigate(t, page, srv.URL+"/stall") }()
-	eventually(t, "the load to start", func() bool {
-		info, err := page.Context(testbrowser.Context(t, 2*time.Second)).Info()
-		return err == nil && info.URL == srv.URL+"/stall"
-	})
-	t.Cleanup(func() { _ = proto.PageStopLoading{}.Call(page.Context(testbrowser.Context(t, 5*time.Second))) })
+	startStalledLoad(t, page, srv.URL+"/stall")
 
 	const timeout = 500 * time.Millisecond
 	w := watch(t, page, &tabguard.Options{EvalTimeout: timeout})
@@ -263,12 +258,7 @@ func TestWatcherEvalNotHeldByRodLock(t *testing.T) {
 	srv := serve(t)
 	page := testbrowser.Page(t)
 	w := watch(t, page, &tabguard.Options{EvalTimeout: 300 * time.Millisecond})
-	go func() { _ = navigate(t, page, srv.URL+"/stall") }()
-	eventually(t, "the load to start", func() bool {
-		info, err := page.Context(testbrowser.Context(t, 2*time.Second)).Info()
-		return err == nil && info.URL == srv.URL+"/stall"
-	})
-	t.Cleanup(func() { _ = proto.PageStopLoading{}.Call(page.Context(testbrowser.Context(t, 5*time.Second))) })
+	startStalledLoad(t, page, srv.URL+"/stall")
 
 	// A rod Eval on the loading tab holds rod's per-page lock while it waits.
 	rodDone := make(chan struct{})

@@ -106,3 +106,15 @@ func blockedBy(t testing.TB, w *tabguard.Watcher, reason error) func() bool {
 		return err != nil && errors.Is(err, reason)
 	}
 }
+
+// startStalledLoad starts loading url, which never answers, in page and
+// returns once the tab shows the load as pending; the load is stopped when t ends.
+func startStalledLoad(t testing.TB, page *rod.Page, url string) {
+	t.Helper()
+	go func() { _ = navigate(t, page, url) }()
+	eventually(t, "the load to start", func() bool {
+		info, err := page.Context(testbrowser.Context(t, 2*time.Second)).Info()
+		return err == nil && info.URL == url
+	})
+	t.Cleanup(func() { _ = proto.PageStopLoading{}.Call(page.Context(testbrowser.Context(t, 5*time.Second))) })
+}
