@@ -131,30 +131,40 @@ func (w *Watcher) start(ctx context.Context) error {
 	w.mu.Unlock()
 
 	// Renderer-bound calls are held while the tab is crashed, in its first
-	// load or busy, so each waits at most probeTimeout. If Network is not
-	// enabled by then, it is in the background, bounded by the watcher's life.
+	// load or busy. On a crashed or loading tab Network is enabled in the
+	// background, bounded by the watcher's life; on a committed one Watch
+	// waits for it (at most probeTimeout), so a Navigate right after Watch
+	// has its load errors seen.
+	if !committed || crashed {
+		w.enableNetworkLater()
+		return nil
+	}
 	network := make(chan error, 1)
 	go func() {
 		network <- w.probe(p, func(p *rod.Page) error { return proto.NetworkEnable{}.Call(p) })
 	}()
-	if committed && !crashed {
-		var tree *proto.PageGetFrameTreeResult
-		err := w.probe(p, func(p *rod.Page) (err error) {
-			tree, err = proto.PageGetFrameTree{}.Call(p)
-			return err
-		})
-		if err == nil {
-			w.sawFrameTree(tree, seq)
-		}
+	var tree *proto.PageGetFrameTreeResult
+	err = w.probe(p, func(p *rod.Page) (err error) {
+		tree, err = proto.PageGetFrameTree{}.Call(p)
+		return err
+	})
+	if err == nil {
+		w.sawFrameTree(tree, seq)
 	}
 	if err := <-network; err != nil {
-		w.wg.Add(1)
-		go func() {
-			defer w.wg.Done()
-			_ = proto.NetworkEnable{}.Call(w.page) // held until a crashed tab is reloaded
-		}()
+		w.enableNetworkLater()
 	}
 	return nil
+}
+
+// enableNetworkLater enables the Network domain once the renderer answers;
+// Chrome holds the call while the tab is crashed or in its first load.
+func (w *Watcher) enableNetworkLater() {
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		_ = proto.NetworkEnable{}.Call(w.page)
+	}()
 }
 
 // probe runs fn on the tab as an eval in flight, so a crash or Close cuts it short.
@@ -184,6 +194,9 @@ func (w *Watcher) sawFrameTree(tree *proto.PageGetFrameTreeResult, seq uint64) {
 }
 
 func (w *Watcher) startError(what string, err error) error {
+	if errors.Is(err, context.Canceled) && w.page.GetContext().Err() != nil {
+		return &BlockedError{Reason: ErrTabClosed} // rod ends the session's context on detach
+	}
 	var be *BlockedError
 	if errors.As(w.classify(err), &be) {
 		return be
