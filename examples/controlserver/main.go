@@ -60,7 +60,11 @@ func run(addr string, evalTimeout time.Duration) error {
 	defer b.Close()
 
 	s := NewServer(b, &tabguard.Options{EvalTimeout: evalTimeout}, 0)
-	defer s.Close()
+	defer func() {
+		if err := s.Close(); err != nil {
+			log.Print(err)
+		}
+	}()
 	srv := &http.Server{
 		Addr:              addr,
 		Handler:           s.Handler(),
