@@ -25,7 +25,7 @@ func TestWatcherOnRemoteBrowser(t *testing.T) {
 	t.Parallel()
 	remote := startRemoteChromium(t)
 	b := rod.New().ControlURL(remote.wsURL)
-	require.NoError(t, b.Connect()) // the browser is up: it printed its URL
+	require.NoError(t, b.Connect())     // the browser is up: it printed its URL
 	t.Cleanup(func() { _ = b.Close() }) // the process is killed below: nothing to close then
 
 	srv := serve(t)
