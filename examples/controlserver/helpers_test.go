@@ -17,7 +17,8 @@ import (
 )
 
 // fixtures serves the test pages from 127.0.0.1: "/" has a button and 600
-// links on a tall page; "/busy" runs a 3 s loop shortly after it loads.
+// links on a tall page; "/busy" runs a 3 s loop shortly after it loads;
+// "/stall" never answers, until the browser gives up on it.
 func fixtures(t *testing.T) *httptest.Server {
 	t.Helper()
 	mux := http.NewServeMux()
@@ -33,15 +34,25 @@ func fixtures(t *testing.T) *httptest.Server {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, `<p>busy</p><script>setTimeout(() => { const end = Date.now() + 3000; while (Date.now() < end) {} }, 50)</script>`)
 	})
+	mux.HandleFunc("/stall", func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done() // return when the browser gives up, or Close blocks
+	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv
 }
 
 // setup starts a control server over the shared browser and a client of it.
+// Pages get 10 s to load.
 func setup(t *testing.T, evalTimeout time.Duration) (*Server, *Client) {
 	t.Helper()
-	s := NewServer(testbrowser.Shared(t).Browser, &tabguard.Options{EvalTimeout: evalTimeout}, 10*time.Second)
+	return setupLoad(t, evalTimeout, 10*time.Second)
+}
+
+// setupLoad is setup with a load timeout.
+func setupLoad(t *testing.T, evalTimeout, loadTimeout time.Duration) (*Server, *Client) {
+	t.Helper()
+	s := NewServer(testbrowser.Shared(t).Browser, &tabguard.Options{EvalTimeout: evalTimeout}, loadTimeout)
 	hs := httptest.NewServer(s.Handler())
 	t.Cleanup(func() {
 		hs.Close()

@@ -98,15 +98,11 @@ func (s *Server) Open(ctx context.Context, url string) (string, error) {
 	s.tabs[id] = &tab{page: page, w: w}
 	s.mu.Unlock()
 
-	// Wait for the load event, not rod's WaitLoad: that one is JavaScript,
-	// which a tab that crashed while loading never answers.
-	loaded := page.Context(ctx).WaitEvent(&proto.PageLoadEventFired{})
-	if err := page.Context(ctx).Navigate(url); err != nil {
+	if err := load(ctx, page, w, url); err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return id, fmt.Errorf("load %s: not loaded within %v: %w", url, s.loadTimeout, err)
+		}
 		return id, fmt.Errorf("load %s: %w", url, err)
-	}
-	loaded()
-	if err := ctx.Err(); err != nil {
-		return id, fmt.Errorf("load %s: no load event within %v: %w", url, s.loadTimeout, err)
 	}
 	return id, nil
 }

@@ -11,8 +11,8 @@ import (
 )
 
 func TestServerHealthyTab(t *testing.T) {
+	fx := fixtures(t) // first, so it closes after the server's tabs
 	_, c := setup(t, 5*time.Second)
-	fx := fixtures(t)
 	id := open(t, c, fx.URL)
 	ctx := testbrowser.Context(t, 30*time.Second)
 
@@ -43,8 +43,9 @@ func TestServerHealthyTab(t *testing.T) {
 }
 
 func TestServerBadInput(t *testing.T) {
+	fx := fixtures(t)
 	_, c := setup(t, 5*time.Second)
-	id := open(t, c, fixtures(t).URL)
+	id := open(t, c, fx.URL)
 	ctx := testbrowser.Context(t, 30*time.Second)
 
 	_, err := c.DOM(ctx, "no-such-tab", 0)
@@ -67,8 +68,9 @@ func TestServerBadInput(t *testing.T) {
 }
 
 func TestServerCrashedTab(t *testing.T) {
+	fx := fixtures(t)
 	s, c := setup(t, 5*time.Second)
-	id := open(t, c, fixtures(t).URL)
+	id := open(t, c, fx.URL)
 	crash(t, s, id)
 	ctx := testbrowser.Context(t, 30*time.Second)
 
@@ -89,8 +91,8 @@ func TestServerCrashedTab(t *testing.T) {
 }
 
 func TestServerEvalTimeout(t *testing.T) {
-	_, c := setup(t, 500*time.Millisecond)
 	fx := fixtures(t)
+	_, c := setup(t, 500*time.Millisecond)
 	id := open(t, c, fx.URL+"/busy")
 	time.Sleep(300 * time.Millisecond) // the page's loop starts 50 ms after it loads
 
@@ -119,4 +121,16 @@ func TestServerDeadURL(t *testing.T) {
 	})
 	_, err = c.DOM(ctx, id, 0)
 	requireAPIError(t, err, http.StatusInternalServerError, want)
+}
+
+func TestServerLoadTimeout(t *testing.T) {
+	fx := fixtures(t)
+	_, c := setupLoad(t, 5*time.Second, time.Second)
+	url := fx.URL + "/stall"
+
+	start := time.Now()
+	id, err := c.Open(testbrowser.Context(t, 30*time.Second), url)
+	requireAPIError(t, err, http.StatusInternalServerError, "load "+url+": not loaded within 1s: context deadline exceeded")
+	assert.NotEmpty(t, id)
+	assert.Less(t, time.Since(start), 4*time.Second)
 }
