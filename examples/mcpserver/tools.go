@@ -109,15 +109,11 @@ func (t *browserTools) openTab(ctx context.Context, _ *mcp.CallToolRequest, in O
 	t.tabs[id] = &tab{page: page, w: w}
 	t.mu.Unlock()
 
-	// The load event, not rod's WaitLoad, which is JavaScript and never
-	// answers on a tab that crashed while loading.
-	loaded := page.Context(ctx).WaitEvent(&proto.PageLoadEventFired{})
-	if err := page.Context(ctx).Navigate(in.URL); err != nil {
+	if err := load(ctx, page, w, in.URL); err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, OpenTabOutput{}, fmt.Errorf("tab %s: load %s: not loaded within %v: %w", id, in.URL, loadTimeout, err)
+		}
 		return nil, OpenTabOutput{}, fmt.Errorf("tab %s: load %s: %w", id, in.URL, err)
-	}
-	loaded()
-	if err := ctx.Err(); err != nil {
-		return nil, OpenTabOutput{}, fmt.Errorf("tab %s: load %s: no load event within %v: %w", id, in.URL, loadTimeout, err)
 	}
 	return nil, OpenTabOutput{Tab: id}, nil
 }
