@@ -42,7 +42,7 @@ const underCursorJS = `(x, y) => {
 
 func (s *Server) handleOpen(w http.ResponseWriter, r *http.Request) {
 	var req OpenRequest
-	if err := decode(r, &req); err != nil {
+	if err := decode(w, r, &req); err != nil {
 		writeError(w, err, "")
 		return
 	}
@@ -93,7 +93,7 @@ func (s *Server) handleClickables(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleScroll(w http.ResponseWriter, r *http.Request) {
 	var req ScrollRequest
-	if err := decode(r, &req); err != nil {
+	if err := decode(w, r, &req); err != nil {
 		writeError(w, err, "")
 		return
 	}
@@ -115,7 +115,7 @@ func (s *Server) handleScroll(w http.ResponseWriter, r *http.Request) {
 // refused like one by Blocked and bounded by EvalWithTimeout.
 func (s *Server) handleCursor(w http.ResponseWriter, r *http.Request) {
 	var req CursorRequest
-	if err := decode(r, &req); err != nil {
+	if err := decode(w, r, &req); err != nil {
 		writeError(w, err, "")
 		return
 	}
@@ -164,8 +164,8 @@ func evalInto(ctx context.Context, t *tab, out any, js string, args ...any) erro
 }
 
 // decode reads a JSON request body into v; a bad body is a 400.
-func decode(r *http.Request, v any) error {
-	dec := json.NewDecoder(http.MaxBytesReader(nil, r.Body, 1<<20))
+func decode(w http.ResponseWriter, r *http.Request, v any) error {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return badRequest("bad request body: %v", err)
