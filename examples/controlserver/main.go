@@ -69,7 +69,7 @@ func run(addr string, evalTimeout time.Duration) error {
 		Addr:              addr,
 		Handler:           s.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
-		WriteTimeout:      DefaultLoadTimeout + 10*time.Second, // the longest handler, plus a margin
+		WriteTimeout:      openTimeout + DefaultLoadTimeout + 10*time.Second, // the longest handler, plus a margin
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -13,10 +13,13 @@ import (
 	"github.com/tabguard/tabguard"
 )
 
-// DefaultLoadTimeout bounds POST /browser/tabs, which waits for the page to
-// load. It is below the client's 300 s LoadCallTimeout, so the server's
-// reason arrives before the client gives up.
+// DefaultLoadTimeout bounds the page load of POST /browser/tabs. With
+// openTimeout it stays below the client's 300 s LoadCallTimeout, so the
+// server's reason arrives before the client gives up.
 const DefaultLoadTimeout = 240 * time.Second
+
+// openTimeout bounds opening the blank tab that POST /browser/tabs loads into.
+const openTimeout = 10 * time.Second
 
 // errUnknownTab is the 400 answer for a tab ID the server does not know.
 var errUnknownTab = errors.New("unknown tab")
@@ -77,9 +80,9 @@ func (s *Server) Open(ctx context.Context, url string) (string, error) {
 	if url == "" {
 		return "", badRequest("missing url: pass the page to open, such as http://127.0.0.1:8080/")
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.loadTimeout)
+	octx, cancel := context.WithTimeout(ctx, openTimeout)
 	defer cancel()
-	target, err := proto.TargetCreateTarget{URL: "about:blank"}.Call(s.browser.Context(ctx))
+	target, err := proto.TargetCreateTarget{URL: "about:blank"}.Call(s.browser.Context(octx))
 	if err != nil {
 		return "", fmt.Errorf("open tab: %w", err)
 	}
@@ -98,8 +101,10 @@ func (s *Server) Open(ctx context.Context, url string) (string, error) {
 	s.tabs[id] = &tab{page: page, w: w}
 	s.mu.Unlock()
 
-	if err := load(ctx, page, w, url); err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	lctx, cancel := context.WithTimeout(ctx, s.loadTimeout)
+	defer cancel()
+	if err := load(lctx, page, w, url); err != nil {
+		if errors.Is(lctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
 			return id, fmt.Errorf("load %s: not loaded within %v: %w", url, s.loadTimeout, err)
 		}
 		return id, fmt.Errorf("load %s: %w", url, err)
