@@ -72,7 +72,7 @@ func open(t *testing.T, c *Client, url string) string {
 }
 
 // crash kills the renderer of the server's tab and waits until its watcher
-// refuses evals. Page.crash gets no reply, so it runs under a short context.
+// refuses evals with the crash reason. Page.crash gets no reply, so it runs under a short context.
 func crash(t *testing.T, s *Server, id string) {
 	t.Helper()
 	tb, err := s.tab(id)
@@ -80,8 +80,11 @@ func crash(t *testing.T, s *Server, id string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	_ = proto.PageCrash{}.Call(tb.page.Context(ctx)) // no reply is the expected outcome
+	// Inspector.targetCrashed and Target.targetCrashed arrive a few ms
+	// apart, and only the second one carries the reason: wait for both.
 	eventually(t, "the crash", func() bool {
-		return errors.Is(tb.w.Blocked(testbrowser.Context(t, time.Second)), tabguard.ErrTabCrashed)
+		return errors.Is(tb.w.Blocked(testbrowser.Context(t, time.Second)), tabguard.ErrTabCrashed) &&
+			tb.w.State().CrashReason != ""
 	})
 }
 
