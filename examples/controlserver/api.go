@@ -1,0 +1,76 @@
+package main
+
+// The JSON bodies of the control server's API, shared by the server and the
+// client. Every error answer is an ErrorResponse.
+
+// OpenRequest is the body of POST /browser/tabs.
+type OpenRequest struct {
+	URL string `json:"url"`
+}
+
+// OpenResponse answers POST /browser/tabs.
+type OpenResponse struct {
+	Tab string `json:"tab"`
+}
+
+// DOMResponse answers GET /browser/dom.
+type DOMResponse struct {
+	HTML      string `json:"html"`
+	Size      int    `json:"size"`
+	Truncated bool   `json:"truncated"`
+}
+
+// Clickable is one element a user could click.
+type Clickable struct {
+	Tag  string  `json:"tag"`
+	Text string  `json:"text,omitempty"`
+	Href string  `json:"href,omitempty"`
+	X    float64 `json:"x"`
+	Y    float64 `json:"y"`
+	W    float64 `json:"w"`
+	H    float64 `json:"h"`
+}
+
+// ClickablesResponse answers GET /browser/clickables. Total counts every
+// visible clickable; Items holds at most MaxClickables of them.
+type ClickablesResponse struct {
+	Items     []Clickable `json:"items"`
+	Total     int         `json:"total"`
+	Truncated bool        `json:"truncated"`
+}
+
+// ScrollRequest is the body of POST /browser/scroll: scroll by DX, DY pixels.
+type ScrollRequest struct {
+	Tab string  `json:"tab"`
+	DX  float64 `json:"dx"`
+	DY  float64 `json:"dy"`
+}
+
+// ScrollResponse answers POST /browser/scroll with the new scroll position.
+type ScrollResponse struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+}
+
+// CursorRequest is the body of POST /browser/cursor: move the mouse to X, Y
+// in CSS pixels of the viewport.
+type CursorRequest struct {
+	Tab string  `json:"tab"`
+	X   float64 `json:"x"`
+	Y   float64 `json:"y"`
+}
+
+// CursorResponse answers POST /browser/cursor with the element under the
+// cursor; Tag is empty when there is none.
+type CursorResponse struct {
+	Tag  string `json:"tag"`
+	Text string `json:"text,omitempty"`
+}
+
+// ErrorResponse is the body of every 4xx and 5xx answer. Error is the real
+// reason, such as "tab renderer crashed (reason: crashed): reload the tab".
+// Tab names the tab a failed POST /browser/tabs still opened.
+type ErrorResponse struct {
+	Error string `json:"error"`
+	Tab   string `json:"tab,omitempty"`
+}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// Go's http.Client has no timeout by default: a server that accepts and
+// never answers holds the caller forever. Every call here has a backstop.
+const (
+	// CallTimeout bounds every call but Open.
+	CallTimeout = 60 * time.Second
+	// LoadCallTimeout bounds Open, the one long call: the server waits up
+	// to its DefaultLoadTimeout (240 s) for a slow page to load.
+	LoadCallTimeout = 300 * time.Second
+)
+
+// Client calls a control server.
+type Client struct {
+	// BaseURL is the server's root, such as "http://127.0.0.1:8090".
+	BaseURL string
+	// HTTP makes every call but Open; NewClient gives it CallTimeout.
+	HTTP *http.Client
+	// Long makes Open; NewClient gives it LoadCallTimeout.
+	Long *http.Client
+}
+
+// NewClient returns a client of the server at baseURL with the backstop
+// timeouts set.
+func NewClient(baseURL string) *Client {
+	return &Client{
+		BaseURL: baseURL,
+		HTTP:    &http.Client{Timeout: CallTimeout},
+		Long:    &http.Client{Timeout: LoadCallTimeout},
+	}
+}
+
+// APIError is an error answer from the server: Message is its real reason.
+type APIError struct {
+	Status  int
+	Message string
+	Tab     string // the tab a failed Open still opened, if any
+}
+
+// Error reads like "500: tab renderer crashed (reason: crashed): reload the tab".
+func (e *APIError) Error() string { return strconv.Itoa(e.Status) + ": " + e.Message }
+
+// Open opens a tab at pageURL and returns its ID. When the page fails to
+// load, it returns the tab's ID with an *APIError.
+func (c *Client) Open(ctx context.Context, pageURL string) (string, error) {
+	var out OpenResponse
+	err := c.do(ctx, c.Long, http.MethodPost, "/browser/tabs", OpenRequest{URL: pageURL}, &out)
+	var ae *APIError
+	if errors.As(err, &ae) {
+		return ae.Tab, err
+	}
+	return out.Tab, err
+}
+
+// DOM returns the tab's HTML capped at maxBytes; 0 means the server's default.
+func (c *Client) DOM(ctx context.Context, tab string, maxBytes int) (DOMResponse, error) {
+	q := url.Values{"tab": {tab}}
+	if maxBytes != 0 {
+		q.Set("max_bytes", strconv.Itoa(maxBytes))
+	}
+	var out DOMResponse
+	err := c.do(ctx, c.HTTP, http.MethodGet, "/browser/dom?"+q.Encode(), nil, &out)
+	return out, err
+}
+
+// Clickables lists the tab's visible clickable elements, at most MaxClickables.
+func (c *Client) Clickables(ctx context.Context, tab string) (ClickablesResponse, error) {
+	var out ClickablesResponse
+	err := c.do(ctx, c.HTTP, http.MethodGet, "/browser/clickables?"+url.Values{"tab": {tab}}.Encode(), nil, &out)
+	return out, err
+}
+
+// Scroll scrolls the tab by dx, dy pixels and returns the new position.
+func (c *Client) Scroll(ctx context.Context, tab string, dx, dy float64) (ScrollResponse, error) {
+	var out ScrollResponse
+	err := c.do(ctx, c.HTTP, http.MethodPost, "/browser/scroll", ScrollRequest{Tab: tab, DX: dx, DY: dy}, &out)
+	return out, err
+}
+
+// Cursor moves the mouse to x, y and returns the element under it.
+func (c *Client) Cursor(ctx context.Context, tab string, x, y float64) (CursorResponse, error) {
+	var out CursorResponse
+	err := c.do(ctx, c.HTTP, http.MethodPost, "/browser/cursor", CursorRequest{Tab: tab, X: x, Y: y}, &out)
+	return out, err
+}
+
+// do sends one request and decodes the answer into out, or an error answer
+// into an *APIError.
+func (c *Client) do(ctx context.Context, hc *http.Client, method, path string, in, out any) error {
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return fmt.Errorf("encode request: %w", err)
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.BaseURL+path, body)
+	if err != nil {
+		return err
+	}
+	if in != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err // names the URL, and says "Client.Timeout exceeded" at the backstop
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return fmt.Errorf("%s %s: read answer: %w", method, path, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		var e ErrorResponse
+		if json.Unmarshal(data, &e) != nil || e.Error == "" {
+			e.Error = fmt.Sprintf("%s %s: %s", method, path, bytes.TrimSpace(data))
+		}
+		return &APIError{Status: resp.StatusCode, Message: e.Error, Tab: e.Tab}
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("%s %s: decode answer: %w", method, path, err)
+	}
+	return nil
+}

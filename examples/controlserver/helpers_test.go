@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/testbrowser"
+)
+
+// fixtures serves the test pages from 127.0.0.1: "/" has a button and 600
+// links on a tall page; "/busy" runs a 3 s loop shortly after it loads;
+// "/stall" never answers, until the browser gives up on it.
+func fixtures(t *testing.T) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><html><body style="margin:0"><button style="width:200px;height:50px">Buy</button>`)
+		for i := range 600 {
+			fmt.Fprintf(w, `<a href="/item/%d" style="display:block;height:20px">item %d</a>`, i, i)
+		}
+		fmt.Fprint(w, `</body></html>`)
+	})
+	mux.HandleFunc("/busy", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<p>busy</p><script>setTimeout(() => { const end = Date.now() + 3000; while (Date.now() < end) {} }, 50)</script>`)
+	})
+	mux.HandleFunc("/stall", func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done() // return when the browser gives up, or Close blocks
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// setup starts a control server over the shared browser and a client of it.
+// Pages get 10 s to load.
+func setup(t *testing.T, evalTimeout time.Duration) (*Server, *Client) {
+	t.Helper()
+	return setupLoad(t, evalTimeout, 10*time.Second)
+}
+
+// setupLoad is setup with a load timeout.
+func setupLoad(t *testing.T, evalTimeout, loadTimeout time.Duration) (*Server, *Client) {
+	t.Helper()
+	s := NewServer(testbrowser.Shared(t).Browser, &tabguard.Options{EvalTimeout: evalTimeout}, loadTimeout)
+	hs := httptest.NewServer(s.Handler())
+	t.Cleanup(func() {
+		hs.Close()
+		require.NoError(t, s.Close())
+	})
+	c := NewClient(hs.URL)
+	c.HTTP.Timeout, c.Long.Timeout = 20*time.Second, 20*time.Second
+	return s, c
+}
+
+// open opens a tab at url through the client and fails t if it cannot.
+func open(t *testing.T, c *Client, url string) string {
+	t.Helper()
+	id, err := c.Open(testbrowser.Context(t, 20*time.Second), url)
+	require.NoError(t, err)
+	return id
+}
+
+// crash kills the renderer of the server's tab and waits until its watcher
+// refuses evals with the crash reason. Page.crash gets no reply, so it runs under a short context.
+func crash(t *testing.T, s *Server, id string) {
+	t.Helper()
+	tb, err := s.tab(id)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_ = proto.PageCrash{}.Call(tb.page.Context(ctx)) // no reply is the expected outcome
+	// Inspector.targetCrashed and Target.targetCrashed arrive a few ms
+	// apart, and only the second one carries the reason: wait for both.
+	eventually(t, "the crash", func() bool {
+		return errors.Is(tb.w.Blocked(testbrowser.Context(t, time.Second)), tabguard.ErrTabCrashed) &&
+			tb.w.State().CrashReason != ""
+	})
+}
+
+// eventually polls cond every 20 ms until it holds or 5 s pass.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after 5s waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// requireAPIError checks that err is an error answer with status and a
+// message holding want.
+func requireAPIError(t *testing.T, err error, status int, want string) {
+	t.Helper()
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	require.Equal(t, status, ae.Status, "message: %s", ae.Message)
+	require.True(t, strings.Contains(ae.Message, want), "message %q does not hold %q", ae.Message, want)
+}

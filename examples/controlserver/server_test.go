@@ -1,0 +1,136 @@
+package main
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard/internal/testbrowser"
+)
+
+func TestServerHealthyTab(t *testing.T) {
+	fx := fixtures(t) // first, so it closes after the server's tabs
+	_, c := setup(t, 5*time.Second)
+	id := open(t, c, fx.URL)
+	ctx := testbrowser.Context(t, 30*time.Second)
+
+	d, err := c.DOM(ctx, id, 300)
+	require.NoError(t, err)
+	assert.True(t, d.Truncated)
+	assert.Greater(t, d.Size, 20_000)
+	assert.Contains(t, d.HTML, "<button")
+	assert.Contains(t, d.HTML, "<!-- truncated: showing ")
+
+	cl, err := c.Clickables(ctx, id)
+	require.NoError(t, err)
+	assert.Len(t, cl.Items, MaxClickables)
+	assert.Equal(t, 601, cl.Total)
+	assert.True(t, cl.Truncated)
+	assert.Equal(t, Clickable{Tag: "button", Text: "Buy", W: 200, H: 50}, cl.Items[0])
+	assert.Equal(t, fx.URL+"/item/0", cl.Items[1].Href)
+
+	sc, err := c.Scroll(ctx, id, 0, 400)
+	require.NoError(t, err)
+	assert.Equal(t, ScrollResponse{X: 0, Y: 400}, sc)
+
+	sc, err = c.Scroll(ctx, id, 0, -400)
+	require.NoError(t, err)
+	cur, err := c.Cursor(ctx, id, 100, 25)
+	require.NoError(t, err)
+	assert.Equal(t, CursorResponse{Tag: "button", Text: "Buy"}, cur)
+}
+
+func TestServerBadInput(t *testing.T) {
+	fx := fixtures(t)
+	_, c := setup(t, 5*time.Second)
+	id := open(t, c, fx.URL)
+	ctx := testbrowser.Context(t, 30*time.Second)
+
+	_, err := c.DOM(ctx, "no-such-tab", 0)
+	requireAPIError(t, err, http.StatusBadRequest, `unknown tab "no-such-tab": open one with POST /browser/tabs`)
+	_, err = c.Clickables(ctx, "")
+	requireAPIError(t, err, http.StatusBadRequest, "missing tab")
+	_, err = c.DOM(ctx, id, -5)
+	requireAPIError(t, err, http.StatusBadRequest, `bad max_bytes "-5": pass a positive byte count`)
+	_, err = c.Open(ctx, "")
+	requireAPIError(t, err, http.StatusBadRequest, "missing url")
+
+	resp, err := c.HTTP.Get(c.BaseURL + "/browser/dom?tab=" + id + "&max_bytes=lots")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+	resp, err = c.HTTP.Post(c.BaseURL+"/browser/scroll", "application/json", http.NoBody)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+}
+
+func TestServerCrashedTab(t *testing.T) {
+	fx := fixtures(t)
+	s, c := setup(t, 5*time.Second)
+	id := open(t, c, fx.URL)
+	crash(t, s, id)
+	ctx := testbrowser.Context(t, 30*time.Second)
+
+	const want = "tab renderer crashed (reason: crashed): reload the tab"
+	start := time.Now()
+	_, err := c.DOM(ctx, id, 0)
+	requireAPIError(t, err, http.StatusInternalServerError, want)
+	var ae *APIError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, want, ae.Message, "the body must be the reason itself")
+	_, err = c.Clickables(ctx, id)
+	requireAPIError(t, err, http.StatusInternalServerError, want)
+	_, err = c.Scroll(ctx, id, 0, 100)
+	requireAPIError(t, err, http.StatusInternalServerError, want)
+	_, err = c.Cursor(ctx, id, 10, 10)
+	requireAPIError(t, err, http.StatusInternalServerError, want)
+	assert.Less(t, time.Since(start), 2*time.Second, "refusals must not wait for the tab")
+}
+
+func TestServerEvalTimeout(t *testing.T) {
+	fx := fixtures(t)
+	_, c := setup(t, 500*time.Millisecond)
+	id := open(t, c, fx.URL+"/busy")
+	time.Sleep(300 * time.Millisecond) // the page's loop starts 50 ms after it loads
+
+	start := time.Now()
+	_, err := c.DOM(testbrowser.Context(t, 30*time.Second), id, 0)
+	requireAPIError(t, err, http.StatusInternalServerError,
+		"eval timed out after 500ms (page "+fx.URL+"/busy is loaded: a script is busy or a promise never settled)")
+	assert.Less(t, time.Since(start), 2*time.Second)
+}
+
+func TestServerDeadURL(t *testing.T) {
+	_, c := setup(t, 5*time.Second)
+	url := testbrowser.DeadURL(t)
+	ctx := testbrowser.Context(t, 30*time.Second)
+
+	id, err := c.Open(ctx, url)
+	requireAPIError(t, err, http.StatusInternalServerError, "load "+url+": navigation failed: net::ERR_CONNECTION_REFUSED")
+	require.NotEmpty(t, id, "a failed open still names its tab")
+
+	// The load error reaches the watcher as an event, around the time
+	// Page.navigate answers; from then on the tab is refused.
+	want := "tab has no document: net::ERR_CONNECTION_REFUSED loading " + url + ": navigate the tab again"
+	eventually(t, "the refusal", func() bool {
+		_, err := c.DOM(ctx, id, 0)
+		return err != nil
+	})
+	_, err = c.DOM(ctx, id, 0)
+	requireAPIError(t, err, http.StatusInternalServerError, want)
+}
+
+func TestServerLoadTimeout(t *testing.T) {
+	fx := fixtures(t)
+	_, c := setupLoad(t, 5*time.Second, time.Second)
+	url := fx.URL + "/stall"
+
+	start := time.Now()
+	id, err := c.Open(testbrowser.Context(t, 30*time.Second), url)
+	requireAPIError(t, err, http.StatusInternalServerError, "load "+url+": not loaded within 1s: context deadline exceeded")
+	assert.NotEmpty(t, id)
+	assert.Less(t, time.Since(start), 4*time.Second)
+}
