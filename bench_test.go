@@ -10,6 +10,9 @@ package tabguard_test
 
 import (
 	"errors"
+	"fmt"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -157,4 +160,51 @@ func report(b *testing.B, metrics map[string]float64) {
 	for unit, v := range metrics {
 		b.ReportMetric(v, unit)
 	}
+}
+
+// BenchmarkTruncateDOMScaling cuts 1 MB, 10 MB and 100 MB of HTML to the
+// default cap, with a multi-byte rune at the cut. Each iteration cuts each
+// input once, so the three are timed side by side. Time and allocation must
+// not grow with the input: only the cap-sized result is built.
+func BenchmarkTruncateDOMScaling(b *testing.B) {
+	const row = "<li>héllo wörld 日本語 👩‍💻</li>\n"
+	sizes := []int{1, 10, 100}
+	inputs := make([]string, len(sizes))
+	for k, mb := range sizes {
+		inputs[k] = strings.Repeat(row, mb<<20/len(row)+1)
+	}
+	times := make([]benchutil.Samples, len(sizes))
+	for b.Loop() {
+		for k, in := range inputs {
+			times[k] = append(times[k], benchutil.Time(func() { tabguard.TruncateDOM(in, tabguard.DefaultMaxDOMBytes) }))
+		}
+	}
+	m := map[string]float64{"cap-bytes": tabguard.DefaultMaxDOMBytes}
+	for k, mb := range sizes {
+		allocs, bytes := allocsPerCut(inputs[k])
+		name := fmt.Sprintf("%dMB", mb)
+		m[name+"-ns"] = float64(times[k].Quantile(0.5))
+		m[name+"-allocs"] = allocs
+		m[name+"-B"] = bytes
+	}
+	m["100MB/1MB"] = benchutil.Ratio(times[2].Quantile(0.5), times[0].Quantile(0.5))
+	report(b, m)
+}
+
+// allocsPerCut returns how many allocations, and how many bytes, one
+// TruncateDOM of in to the default cap makes.
+func allocsPerCut(in string) (allocs, bytes float64) {
+	const runs = 100
+	var before, after runtime.MemStats
+	kept := 0
+	runtime.ReadMemStats(&before)
+	for range runs {
+		out, _ := tabguard.TruncateDOM(in, tabguard.DefaultMaxDOMBytes)
+		kept += len(out)
+	}
+	runtime.ReadMemStats(&after)
+	if kept == 0 {
+		panic("TruncateDOM returned nothing")
+	}
+	return float64(after.Mallocs-before.Mallocs) / runs, float64(after.TotalAlloc-before.TotalAlloc) / runs
 }
