@@ -53,19 +53,23 @@ func benchLoad(b *testing.B, page *rod.Page, url string) {
 // healthy tab. Each iteration makes one call of each, in alternating order.
 // The A/A figures split the raw calls into odd and even blocks of aaBlock
 // iterations: how far apart two halves of the same thing land is the noise
-// floor a ratio has to be read against.
+// floor a ratio has to be read against. The tab is reached through a
+// connection that counts requests, to show that Watcher.Eval's preflight
+// sends none of its own.
 func BenchmarkHealthyEval(b *testing.B) {
 	const (
 		js      = `() => 1`
 		aaBlock = 50
 	)
-	br := benchBrowser(b)
-	page := benchPage(b, br, serve(b).URL)
+	page, meter := meteredPage(b, benchBrowser(b))
+	benchLoad(b, page, serve(b).URL)
 	w := watch(b, page, nil)
 	ctx := testbrowser.Context(b, 5*time.Minute)
 	raw := page.Context(ctx)
 
+	var rawReqs, guardReqs int64
 	rawEval := func() time.Duration {
+		defer func(n int64) { rawReqs += meter.Requests() - n }(meter.Requests())
 		return benchutil.Time(func() {
 			res, err := raw.Eval(js)
 			if err != nil || res.Value.Int() != 1 {
@@ -74,6 +78,7 @@ func BenchmarkHealthyEval(b *testing.B) {
 		})
 	}
 	guardedEval := func() time.Duration {
+		defer func(n int64) { guardReqs += meter.Requests() - n }(meter.Requests())
 		return benchutil.Time(func() {
 			res, err := w.Eval(ctx, js)
 			if err != nil || res.Value.Int() != 1 {
@@ -87,6 +92,7 @@ func BenchmarkHealthyEval(b *testing.B) {
 	}
 
 	var rawS, guardS, oddS, evenS benchutil.Samples
+	rawReqs, guardReqs = 0, 0
 	i := 0
 	for b.Loop() {
 		var r, g time.Duration
@@ -104,15 +110,17 @@ func BenchmarkHealthyEval(b *testing.B) {
 		i++
 	}
 	report(b, map[string]float64{
-		"raw-p50-ms":      benchutil.Ms(rawS.Quantile(0.5)),
-		"raw-p99-ms":      benchutil.Ms(rawS.Quantile(0.99)),
-		"tabguard-p50-ms": benchutil.Ms(guardS.Quantile(0.5)),
-		"tabguard-p99-ms": benchutil.Ms(guardS.Quantile(0.99)),
-		"p50-ratio":       benchutil.Ratio(guardS.Quantile(0.5), rawS.Quantile(0.5)),
-		"p99-ratio":       benchutil.Ratio(guardS.Quantile(0.99), rawS.Quantile(0.99)),
-		"aa-p50-ratio":    benchutil.Ratio(oddS.Quantile(0.5), evenS.Quantile(0.5)),
-		"aa-p99-ratio":    benchutil.Ratio(oddS.Quantile(0.99), evenS.Quantile(0.99)),
-		"calls-each":      float64(len(rawS)),
+		"raw-p50-ms":        benchutil.Ms(rawS.Quantile(0.5)),
+		"raw-p99-ms":        benchutil.Ms(rawS.Quantile(0.99)),
+		"tabguard-p50-ms":   benchutil.Ms(guardS.Quantile(0.5)),
+		"tabguard-p99-ms":   benchutil.Ms(guardS.Quantile(0.99)),
+		"p50-ratio":         benchutil.Ratio(guardS.Quantile(0.5), rawS.Quantile(0.5)),
+		"p99-ratio":         benchutil.Ratio(guardS.Quantile(0.99), rawS.Quantile(0.99)),
+		"aa-p50-ratio":      benchutil.Ratio(oddS.Quantile(0.5), evenS.Quantile(0.5)),
+		"aa-p99-ratio":      benchutil.Ratio(oddS.Quantile(0.99), evenS.Quantile(0.99)),
+		"calls-each":        float64(len(rawS)),
+		"raw-requests":      float64(rawReqs) / float64(len(rawS)),
+		"tabguard-requests": float64(guardReqs) / float64(len(guardS)),
 	})
 }
 

@@ -18,9 +18,10 @@ import (
 // [cdp.WebSocket] unchanged and counts its payload bytes. Frame headers (2 to
 // 14 bytes a message) are not counted.
 type Meter struct {
-	ws   *cdp.WebSocket
-	read atomic.Int64
-	sent atomic.Int64
+	ws    *cdp.WebSocket
+	read  atomic.Int64
+	sent  atomic.Int64
+	sends atomic.Int64
 }
 
 var _ cdp.WebSocketable = (*Meter)(nil)
@@ -39,6 +40,7 @@ func Dial(ctx context.Context, wsURL string) (*Meter, error) {
 // it is counted first.
 func (m *Meter) Send(msg []byte) error {
 	m.sent.Add(int64(len(msg)))
+	m.sends.Add(1)
 	return m.ws.Send(msg)
 }
 
@@ -54,6 +56,10 @@ func (m *Meter) BytesRead() int64 { return m.read.Load() }
 
 // BytesSent is the payload bytes sent to the browser so far.
 func (m *Meter) BytesSent() int64 { return m.sent.Load() }
+
+// Requests is the number of messages sent to the browser so far: each is
+// one CDP request.
+func (m *Meter) Requests() int64 { return m.sends.Load() }
 
 // Close closes the socket; rod's reader then ends, and with it every
 // goroutine of the connection.

@@ -35,7 +35,8 @@ var sections = []section{{
 	title: "Healthy eval overhead",
 	how: "`Watcher.Eval(ctx, \"() => 1\")` against rod's `page.Eval` on the same loaded tab, one call of each " +
 		"per iteration in alternating order. The A/A row splits the rod calls into odd and even blocks of 50 " +
-		"iterations: two halves of the same thing, so their p99 ratio is the noise floor of a p99 ratio.",
+		"iterations: two halves of the same thing, so their p99 ratio is the noise floor of a p99 ratio. " +
+		"The tab is reached through a connection that counts the CDP requests each call sends.",
 	rows: []row{
 		{"calls of each", healthy, "calls-each", "%.0f"},
 		{"rod page.Eval median", healthy, "raw-p50-ms", "%.3f ms"},
@@ -46,8 +47,13 @@ var sections = []section{{
 		{"p99 ratio (Watcher / rod)", healthy, "p99-ratio", "%.3f"},
 		{"A/A median ratio (rod odd / even blocks)", healthy, "aa-p50-ratio", "%.3f"},
 		{"A/A p99 ratio (rod odd / even blocks)", healthy, "aa-p99-ratio", "%.3f"},
+		{"CDP requests a call, rod page.Eval", healthy, "raw-requests", "%.3f"},
+		{"CDP requests a call, Watcher.Eval", healthy, "tabguard-requests", "%.3f"},
 	},
-	goals: []goal{{"healthy eval: median ratio Watcher.Eval / page.Eval at most 1.05", healthy, "p50-ratio", "%.3f", true, 1.05}},
+	goals: []goal{
+		{"healthy eval: median ratio Watcher.Eval / page.Eval at most 1.05", healthy, "p50-ratio", "%.3f", true, 1.05},
+		{"healthy eval: one CDP request a call, none for the preflight", healthy, "tabguard-requests", "%.3f", true, 1},
+	},
 	note:  p99Note,
 }, {
 	title: "Crash-to-answer latency",
@@ -56,6 +62,7 @@ var sections = []section{{
 		"deadline is in flight every time; every tenth crash, a rod eval with a 5 s deadline is in flight too, " +
 		"and the crash is left standing until it answers. \"Chrome's report\" is when `Target.targetCrashed` " +
 		"reached rod; the lag is Watcher.Eval's answer minus that, per crash.",
+	note: crashNote,
 	rows: []row{
 		{"crashes", crash, "crashes", "%.0f"},
 		{"Watcher.Eval answers ErrTabCrashed, p50", crash, "tabguard-p50-ms", "%.1f ms"},
@@ -121,6 +128,7 @@ var sections = []section{{
 	title: "TruncateDOM scaling",
 	how: "`TruncateDOM(html, DefaultMaxDOMBytes)` on 1 MB, 10 MB and 100 MB of HTML with multi-byte runes at " +
 		"the cut; each iteration cuts each input once. Times are medians; allocations are counted over 100 cuts.",
+	note: truncateNote,
 	rows: []row{
 		{"1 MB", truncate, "1MB-ns", "%.0f ns"},
 		{"10 MB", truncate, "10MB-ns", "%.0f ns"},
@@ -162,4 +170,5 @@ var sections = []section{{
 		{"many tabs: healthy Watcher tabs' median ratio at most 1.2", tabs, "tabguard-p50-ratio", "%.3f", true, 1.2},
 		{"many tabs: zero errors on healthy Watcher tabs while one crashes", tabs, "tabguard-crashing-errors", "%.0f", true, 0},
 	},
+	note: tabsNote,
 }}
