@@ -54,7 +54,7 @@ var sections = []section{{
 		{"healthy eval: median ratio Watcher.Eval / page.Eval at most 1.05", healthy, "p50-ratio", "%.3f", true, 1.05},
 		{"healthy eval: one CDP request a call, none for the preflight", healthy, "tabguard-requests", "%.3f", true, 1},
 	},
-	note:  p99Note,
+	note: p99Note,
 }, {
 	title: "Crash-to-answer latency",
 	how: "An eval in flight that never settles, then `Page.crash`; each time is counted from the `Page.crash` " +
