@@ -44,6 +44,11 @@ func run(in, out, load, elapsed string) error {
 	}
 	missed := 0
 	for _, v := range verdicts {
+		if v.met {
+			fmt.Printf("met:    %s (measured %s)\n", v.goal.text, v.measured)
+		}
+	}
+	for _, v := range verdicts {
 		if !v.met {
 			fmt.Fprintf(os.Stderr, "missed goal: %s (measured %s)\n", v.goal.text, v.measured)
 			missed++
