@@ -20,13 +20,15 @@ import (
 // order each iteration, over a connection that counts the bytes it reads:
 // Watcher.DOM with the default cap; rod's page.Eval of the full outerHTML
 // followed by TruncateDOM; and the floor, an eval of outerHTML.length,
-// which costs the renderer's serialisation and nothing else. The page mixes
+// which costs the renderer's serialisation and nothing else. Each iteration
+// also times the first and the last three more times. The page mixes
 // 1- to 4-byte runes, the case where the exact UTF-8 size costs the most.
 func BenchmarkDOM5MB(b *testing.B) {
 	const (
-		max    = tabguard.DefaultMaxDOMBytes
-		fullJS = `() => document.documentElement.outerHTML`
-		lenJS  = `() => document.documentElement.outerHTML.length`
+		max        = tabguard.DefaultMaxDOMBytes
+		extraPairs = 3
+		fullJS     = `() => document.documentElement.outerHTML`
+		lenJS      = `() => document.documentElement.outerHTML.length`
 	)
 	page, meter := meteredPage(b, benchBrowser(b))
 	benchLoad(b, page, serve(b).URL+"/big?kb=5120")
@@ -69,13 +71,25 @@ func BenchmarkDOM5MB(b *testing.B) {
 			}
 		}},
 	}
+	measure := func(wy *way) {
+		before := meter.BytesRead()
+		wy.times = append(wy.times, benchutil.Time(wy.read))
+		wy.bytes = meter.BytesRead() - before
+	}
 	i := 0
 	for b.Loop() {
 		for j := range ways {
-			wy := ways[(i+j)%len(ways)]
-			before := meter.BytesRead()
-			wy.times = append(wy.times, benchutil.Time(wy.read))
-			wy.bytes = meter.BytesRead() - before
+			measure(ways[(i+j)%len(ways)])
+		}
+		// The full read takes seconds; the other two are cheap, and their
+		// ratio is the closer call, so they get more samples.
+		for r := range extraPairs {
+			guard, floor := ways[0], ways[2]
+			if (i+r)%2 == 1 {
+				guard, floor = floor, guard
+			}
+			measure(guard)
+			measure(floor)
 		}
 		i++
 	}

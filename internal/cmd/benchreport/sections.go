@@ -102,7 +102,8 @@ var sections = []section{{
 	how: "A generated page of 1- to 4-byte runes, read three ways in rotating order over a DevTools connection " +
 		"that counts the payload bytes it reads: `Watcher.DOM(ctx, DefaultMaxDOMBytes)`; rod's `page.Eval` of " +
 		"the full `outerHTML`, then `TruncateDOM`; and the floor, an eval of `outerHTML.length` (the renderer's " +
-		"serialisation alone). Times are medians. Before timing, Watcher.DOM's result is checked against " +
+		"serialisation alone). Each iteration also times Watcher.DOM and the floor three more times, in " +
+		"alternating order. Times are medians. Before timing, Watcher.DOM's result is checked against " +
 		"`TruncateDOM` of the full read, and its Size against the full read's UTF-8 length.",
 	rows: []row{
 		{"page size (UTF-8)", dom, "page-bytes", "%.0f bytes"},
