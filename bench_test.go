@@ -41,10 +41,11 @@ func benchPage(b *testing.B, br *testbrowser.Browser, url string) *rod.Page {
 	return page
 }
 
-// benchLoad navigates page to url and waits for the load event, within 30 s.
+// benchLoad navigates page to url and waits for the load event, within 60 s
+// (a 5 MB page on a loaded machine can take tens of seconds).
 func benchLoad(b *testing.B, page *rod.Page, url string) {
 	b.Helper()
-	p := page.Context(testbrowser.Context(b, 30*time.Second))
+	p := page.Context(testbrowser.Context(b, time.Minute))
 	require.NoError(b, p.Navigate(url))
 	require.NoError(b, p.WaitLoad())
 }
