@@ -1,0 +1,219 @@
+package tabguard_test
+
+// Benchmarks that back the claims in BENCHMARKS.md. Each measures the
+// library against its baseline in the same process, on the same browser,
+// interleaved, and reports the figures with b.ReportMetric; scripts/bench
+// runs them with fixed iteration counts and turns the metrics into
+// BENCHMARKS.md. They assert nothing about timing: a slow machine gives
+// worse numbers, never a failure. Every iteration is one unit of work (one
+// call, one crash, one phase pair), so -benchtime=1x is a quick smoke run.
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/benchutil"
+	"github.com/tabguard/tabguard/internal/testbrowser"
+)
+
+// benchBrowser launches a browser of the benchmark's own, so one
+// benchmark's tabs and crashes never weigh on the next.
+func benchBrowser(b *testing.B) *testbrowser.Browser {
+	b.Helper()
+	br, err := testbrowser.Launch()
+	require.NoError(b, err)
+	b.Cleanup(br.Close)
+	return br
+}
+
+// benchPage opens a tab on br at url and waits for it to load.
+func benchPage(b *testing.B, br *testbrowser.Browser, url string) *rod.Page {
+	b.Helper()
+	page := testbrowser.NewPage(b, br)
+	benchLoad(b, page, url)
+	return page
+}
+
+// benchLoad navigates page to url and waits for the load event, within 60 s
+// (a 5 MB page on a loaded machine can take tens of seconds).
+func benchLoad(b *testing.B, page *rod.Page, url string) {
+	b.Helper()
+	p := page.Context(testbrowser.Context(b, time.Minute))
+	require.NoError(b, p.Navigate(url))
+	require.NoError(b, p.WaitLoad())
+}
+
+// BenchmarkHealthyEval compares Watcher.Eval with rod's page.Eval on the same
+// healthy tab. Each iteration makes one call of each, in alternating order.
+// The A/A figures split the raw calls into odd and even blocks of aaBlock
+// iterations: how far apart two halves of the same thing land is the noise
+// floor a ratio has to be read against. The tab is reached through a
+// connection that counts requests, to show that Watcher.Eval's preflight
+// sends none of its own.
+func BenchmarkHealthyEval(b *testing.B) {
+	const (
+		js      = `() => 1`
+		aaBlock = 50
+	)
+	page, meter := meteredPage(b, benchBrowser(b))
+	benchLoad(b, page, serve(b).URL)
+	w := watch(b, page, nil)
+	ctx := testbrowser.Context(b, 5*time.Minute)
+	raw := page.Context(ctx)
+
+	var rawReqs, guardReqs int64
+	rawEval := func() time.Duration {
+		defer func(n int64) { rawReqs += meter.Requests() - n }(meter.Requests())
+		return benchutil.Time(func() {
+			res, err := raw.Eval(js)
+			if err != nil || res.Value.Int() != 1 {
+				b.Fatalf("page.Eval() = %v, %v; want 1", res, err)
+			}
+		})
+	}
+	guardedEval := func() time.Duration {
+		defer func(n int64) { guardReqs += meter.Requests() - n }(meter.Requests())
+		return benchutil.Time(func() {
+			res, err := w.Eval(ctx, js)
+			if err != nil || res.Value.Int() != 1 {
+				b.Fatalf("Watcher.Eval() = %v, %v; want 1", res, err)
+			}
+		})
+	}
+	for range 50 { // warm both paths: compile caches, rod's cached context ID
+		rawEval()
+		guardedEval()
+	}
+
+	var rawS, guardS, oddS, evenS benchutil.Samples
+	rawReqs, guardReqs = 0, 0
+	i := 0
+	for b.Loop() {
+		var r, g time.Duration
+		if i%2 == 0 {
+			r, g = rawEval(), guardedEval()
+		} else {
+			g, r = guardedEval(), rawEval()
+		}
+		rawS, guardS = append(rawS, r), append(guardS, g)
+		if (i/aaBlock)%2 == 0 {
+			evenS = append(evenS, r)
+		} else {
+			oddS = append(oddS, r)
+		}
+		i++
+	}
+	report(b, map[string]float64{
+		"raw-p50-ms":        benchutil.Ms(rawS.Quantile(0.5)),
+		"raw-p99-ms":        benchutil.Ms(rawS.Quantile(0.99)),
+		"tabguard-p50-ms":   benchutil.Ms(guardS.Quantile(0.5)),
+		"tabguard-p99-ms":   benchutil.Ms(guardS.Quantile(0.99)),
+		"p50-ratio":         benchutil.Ratio(guardS.Quantile(0.5), rawS.Quantile(0.5)),
+		"p99-ratio":         benchutil.Ratio(guardS.Quantile(0.99), rawS.Quantile(0.99)),
+		"aa-p50-ratio":      benchutil.Ratio(oddS.Quantile(0.5), evenS.Quantile(0.5)),
+		"aa-p99-ratio":      benchutil.Ratio(oddS.Quantile(0.99), evenS.Quantile(0.99)),
+		"calls-each":        float64(len(rawS)),
+		"raw-requests":      float64(rawReqs) / float64(len(rawS)),
+		"tabguard-requests": float64(guardReqs) / float64(len(guardS)),
+	})
+}
+
+// BenchmarkRefusal times Watcher.Eval on tabs it must refuse: one whose
+// renderer crashed, one whose load failed. A refusal reads the watcher's
+// state and touches no socket.
+func BenchmarkRefusal(b *testing.B) {
+	br := benchBrowser(b)
+	srv := serve(b)
+	b.Run("tab=crashed", func(b *testing.B) {
+		page := benchPage(b, br, srv.URL)
+		w := watch(b, page, nil)
+		crash(b, page)
+		eventually(b, "the crash", blockedBy(b, w, tabguard.ErrTabCrashed))
+		benchRefusals(b, w, tabguard.ErrTabCrashed)
+	})
+	b.Run("tab=no-document", func(b *testing.B) {
+		page := testbrowser.NewPage(b, br)
+		w := watch(b, page, nil)
+		require.Error(b, navigate(b, page, testbrowser.DeadURL(b)))
+		eventually(b, "the load error", blockedBy(b, w, tabguard.ErrNoDocument))
+		benchRefusals(b, w, tabguard.ErrNoDocument)
+	})
+}
+
+func benchRefusals(b *testing.B, w *tabguard.Watcher, want error) {
+	ctx := testbrowser.Context(b, 5*time.Minute)
+	var s benchutil.Samples
+	for b.Loop() {
+		var err error
+		s = append(s, benchutil.Time(func() { _, err = w.Eval(ctx, `() => 1`) }))
+		if !errors.Is(err, want) {
+			b.Fatalf("Watcher.Eval() = %v; want %v", err, want)
+		}
+	}
+	report(b, map[string]float64{
+		"p50-us": benchutil.Us(s.Quantile(0.5)),
+		"p99-us": benchutil.Us(s.Quantile(0.99)),
+		"max-us": benchutil.Us(s.Quantile(1)),
+	})
+}
+
+// report hands metrics to the testing package; each unit names its figure.
+func report(b *testing.B, metrics map[string]float64) {
+	for unit, v := range metrics {
+		b.ReportMetric(v, unit)
+	}
+}
+
+// BenchmarkTruncateDOMScaling cuts 1 MB, 10 MB and 100 MB of HTML to the
+// default cap, with a multi-byte rune at the cut. Each iteration cuts each
+// input once, so the three are timed side by side. Time and allocation must
+// not grow with the input: only the cap-sized result is built.
+func BenchmarkTruncateDOMScaling(b *testing.B) {
+	const row = "<li>héllo wörld 日本語 👩‍💻</li>\n"
+	sizes := []int{1, 10, 100}
+	inputs := make([]string, len(sizes))
+	for k, mb := range sizes {
+		inputs[k] = strings.Repeat(row, mb<<20/len(row)+1)
+	}
+	times := make([]benchutil.Samples, len(sizes))
+	for b.Loop() {
+		for k, in := range inputs {
+			times[k] = append(times[k], benchutil.Time(func() { tabguard.TruncateDOM(in, tabguard.DefaultMaxDOMBytes) }))
+		}
+	}
+	m := map[string]float64{"cap-bytes": tabguard.DefaultMaxDOMBytes}
+	for k, mb := range sizes {
+		allocs, bytes := allocsPerCut(inputs[k])
+		name := fmt.Sprintf("%dMB", mb)
+		m[name+"-ns"] = float64(times[k].Quantile(0.5))
+		m[name+"-allocs"] = allocs
+		m[name+"-B"] = bytes
+	}
+	m["100MB/1MB"] = benchutil.Ratio(times[2].Quantile(0.5), times[0].Quantile(0.5))
+	report(b, m)
+}
+
+// allocsPerCut returns how many allocations, and how many bytes, one
+// TruncateDOM of in to the default cap makes.
+func allocsPerCut(in string) (allocs, bytes float64) {
+	const runs = 100
+	var before, after runtime.MemStats
+	kept := 0
+	runtime.ReadMemStats(&before)
+	for range runs {
+		out, _ := tabguard.TruncateDOM(in, tabguard.DefaultMaxDOMBytes)
+		kept += len(out)
+	}
+	runtime.ReadMemStats(&after)
+	if kept == 0 {
+		panic("TruncateDOM returned nothing")
+	}
+	return float64(after.Mallocs-before.Mallocs) / runs, float64(after.TotalAlloc-before.TotalAlloc) / runs
+}

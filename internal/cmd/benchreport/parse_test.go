@@ -1,0 +1,73 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+const sample = `goos: linux
+goarch: amd64
+pkg: github.com/tabguard/tabguard
+cpu: Some CPU @ 2.0GHz
+BenchmarkHealthyEval-2   	    2000	   1521683 ns/op	         1.010 aa-p50-ratio	         0.9965 p50-ratio	         1.000 tabguard-requests
+BenchmarkRefusal/tab=crashed-2         	    2000	     11780 ns/op	       181.7 p99-us
+--- FAIL: BenchmarkDOM5MB
+PASS
+`
+
+func TestParse(t *testing.T) {
+	res, err := parse(strings.NewReader(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.header["cpu"]; got != "Some CPU @ 2.0GHz" {
+		t.Errorf("cpu = %q; want %q", got, "Some CPU @ 2.0GHz")
+	}
+	tests := []struct {
+		bench, unit string
+		want        float64
+	}{
+		{healthy, "p50-ratio", 0.9965},
+		{healthy, "ns/op", 1521683},
+		{refused, "p99-us", 181.7},
+	}
+	for _, tt := range tests {
+		if got, ok := res.get(tt.bench, tt.unit); !ok || got != tt.want {
+			t.Errorf("get(%q, %q) = %v, %v; want %v, true", tt.bench, tt.unit, got, ok, tt.want)
+		}
+	}
+	if _, ok := res.get(dom, "full/tabguard"); ok {
+		t.Errorf("get(%q) found a result for a failed benchmark", dom)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	res, err := parse(strings.NewReader(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]verdict{}
+	for _, v := range check(res) {
+		got[v.goal.bench+" "+v.goal.unit] = v
+	}
+	tests := []struct {
+		key      string
+		met      bool
+		measured string
+	}{
+		{healthy + " p50-ratio", true, "0.997"},
+		{healthy + " tabguard-requests", true, "1.000"},
+		{refused + " p99-us", true, "181.70 µs"},
+		{dom + " full/tabguard", false, "no result"},
+	}
+	for _, tt := range tests {
+		v, ok := got[tt.key]
+		if !ok {
+			t.Errorf("no goal for %s", tt.key)
+			continue
+		}
+		if v.met != tt.met || v.measured != tt.measured {
+			t.Errorf("goal %s = met %v, measured %q; want %v, %q", tt.key, v.met, v.measured, tt.met, tt.measured)
+		}
+	}
+}

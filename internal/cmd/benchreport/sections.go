@@ -1,0 +1,175 @@
+package main
+
+// row is one figure of a section: a metric of a benchmark.
+type row struct {
+	label, bench, unit, format string
+}
+
+// goal is a figure's bar: the metric must be at most (or at least) limit.
+type goal struct {
+	text, bench, unit, format string
+	atMost                    bool
+	limit                     float64
+}
+
+// section is one claim of the README: how it is measured, its figures and
+// its goals.
+type section struct {
+	title, how string
+	rows       []row
+	goals      []goal
+	note       func(*results) string // extra reading of the figures, may be nil
+}
+
+const (
+	healthy  = "BenchmarkHealthyEval"
+	crash    = "BenchmarkCrashToAnswer"
+	refused  = "BenchmarkRefusal/tab=crashed"
+	nodoc    = "BenchmarkRefusal/tab=no-document"
+	dom      = "BenchmarkDOM5MB"
+	truncate = "BenchmarkTruncateDOMScaling"
+	tabs     = "BenchmarkManyTabs"
+)
+
+var sections = []section{{
+	title: "Healthy eval overhead",
+	how: "`Watcher.Eval(ctx, \"() => 1\")` against rod's `page.Eval` on the same loaded tab, one call of each " +
+		"per iteration in alternating order. The A/A row splits the rod calls into odd and even blocks of 50 " +
+		"iterations: two halves of the same thing, so their p99 ratio is the noise floor of a p99 ratio. " +
+		"The tab is reached through a connection that counts the CDP requests each call sends.",
+	rows: []row{
+		{"calls of each", healthy, "calls-each", "%.0f"},
+		{"rod page.Eval median", healthy, "raw-p50-ms", "%.3f ms"},
+		{"Watcher.Eval median", healthy, "tabguard-p50-ms", "%.3f ms"},
+		{"median ratio (Watcher / rod)", healthy, "p50-ratio", "%.3f"},
+		{"rod page.Eval p99", healthy, "raw-p99-ms", "%.3f ms"},
+		{"Watcher.Eval p99", healthy, "tabguard-p99-ms", "%.3f ms"},
+		{"p99 ratio (Watcher / rod)", healthy, "p99-ratio", "%.3f"},
+		{"A/A median ratio (rod odd / even blocks)", healthy, "aa-p50-ratio", "%.3f"},
+		{"A/A p99 ratio (rod odd / even blocks)", healthy, "aa-p99-ratio", "%.3f"},
+		{"CDP requests a call, rod page.Eval", healthy, "raw-requests", "%.3f"},
+		{"CDP requests a call, Watcher.Eval", healthy, "tabguard-requests", "%.3f"},
+	},
+	goals: []goal{
+		{"healthy eval: median ratio Watcher.Eval / page.Eval at most 1.05", healthy, "p50-ratio", "%.3f", true, 1.05},
+		{"healthy eval: one CDP request a call, none for the preflight", healthy, "tabguard-requests", "%.3f", true, 1},
+	},
+	note: p99Note,
+}, {
+	title: "Crash-to-answer latency",
+	how: "An eval in flight that never settles, then `Page.crash`; each time is counted from the `Page.crash` " +
+		"request. After each crash a CDP `Page.reload` recovers the tab. A rod `page.Eval` without a short " +
+		"deadline is in flight every time; every tenth crash, a rod eval with a 5 s deadline is in flight too, " +
+		"and the crash is left standing until it answers. \"Chrome's report\" is when `Target.targetCrashed` " +
+		"reached rod; the lag is Watcher.Eval's answer minus that, per crash.",
+	note: crashNote,
+	rows: []row{
+		{"crashes", crash, "crashes", "%.0f"},
+		{"Watcher.Eval answers ErrTabCrashed, p50", crash, "tabguard-p50-ms", "%.1f ms"},
+		{"Watcher.Eval answers ErrTabCrashed, p95", crash, "tabguard-p95-ms", "%.1f ms"},
+		{"Watcher.Eval answers ErrTabCrashed, p99", crash, "tabguard-p99-ms", "%.1f ms"},
+		{"Chrome's crash report, p50", crash, "chrome-report-p50-ms", "%.1f ms"},
+		{"Chrome's crash report, p95", crash, "chrome-report-p95-ms", "%.1f ms"},
+		{"lag after Chrome's report, p50", crash, "lag-p50-ms", "%.2f ms"},
+		{"lag after Chrome's report, p95", crash, "lag-p95-ms", "%.2f ms"},
+		{"rod eval with a 5 s deadline answers, p50", crash, "timeout-p50-ms", "%.0f ms"},
+		{"crashes with the 5 s eval", crash, "timeout-crashes", "%.0f"},
+		{"speedup (5 s eval p50 / Watcher.Eval p95)", crash, "speedup-vs-timeout", "%.1fx"},
+		{"raw rod evals answered before the reload", crash, "raw-answered", "%.0f"},
+		{"longest wait given to raw rod before the reload", crash, "raw-watched-max-ms", "%.0f ms"},
+	},
+	goals: []goal{
+		{"crash: Watcher.Eval p95 under 100 ms", crash, "tabguard-p95-ms", "%.1f ms", true, 99.999},
+		{"crash: at least 50x faster than a 5 s timeout", crash, "speedup-vs-timeout", "%.1fx", false, 50},
+	},
+}, {
+	title: "Refusal latency",
+	how:   "`Watcher.Eval` on a tab it must refuse: one whose renderer crashed, one whose load failed (connection refused).",
+	rows: []row{
+		{"crashed tab, p50", refused, "p50-us", "%.2f µs"},
+		{"crashed tab, p99", refused, "p99-us", "%.2f µs"},
+		{"crashed tab, max", refused, "max-us", "%.0f µs"},
+		{"no-document tab, p50", nodoc, "p50-us", "%.2f µs"},
+		{"no-document tab, p99", nodoc, "p99-us", "%.2f µs"},
+		{"no-document tab, max", nodoc, "max-us", "%.0f µs"},
+	},
+	goals: []goal{
+		{"refusal on a crashed tab: p99 under 1 ms", refused, "p99-us", "%.2f µs", true, 999.999},
+		{"refusal on a no-document tab: p99 under 1 ms", nodoc, "p99-us", "%.2f µs", true, 999.999},
+	},
+}, {
+	title: "Bounded DOM on a 5 MB page",
+	how: "A generated page of 1- to 4-byte runes, read three ways in rotating order over a DevTools connection " +
+		"that counts the payload bytes it reads: `Watcher.DOM(ctx, DefaultMaxDOMBytes)`; rod's `page.Eval` of " +
+		"the full `outerHTML`, then `TruncateDOM`; and the floor, an eval of `outerHTML.length` (the renderer's " +
+		"serialisation alone). Each iteration also times Watcher.DOM and the floor three more times, in " +
+		"alternating order. Times are medians. Before timing, Watcher.DOM's result is checked against " +
+		"`TruncateDOM` of the full read, and its Size against the full read's UTF-8 length.",
+	rows: []row{
+		{"page size (UTF-8)", dom, "page-bytes", "%.0f bytes"},
+		{"cap", dom, "cap-bytes", "%.0f bytes"},
+		{"Watcher.DOM", dom, "tabguard-ms", "%.0f ms"},
+		{"full outerHTML + TruncateDOM", dom, "full-ms", "%.0f ms"},
+		{"floor: outerHTML.length", dom, "floor-ms", "%.0f ms"},
+		{"speedup (full / Watcher.DOM)", dom, "full/tabguard", "%.2fx"},
+		{"Watcher.DOM / floor", dom, "tabguard/floor", "%.2f"},
+		{"bytes read, Watcher.DOM", dom, "tabguard-bytes", "%.0f"},
+		{"bytes read, full outerHTML", dom, "full-bytes", "%.0f"},
+		{"bytes read, floor", dom, "floor-bytes", "%.0f"},
+		{"Watcher.DOM bytes / cap", dom, "bytes/cap", "%.2f"},
+		{"Size exact in UTF-8 bytes (1 = yes)", dom, "size-exact", "%.0f"},
+	},
+	goals: []goal{
+		{"DOM: at least 5x faster than the full read", dom, "full/tabguard", "%.2fx", false, 5},
+		{"DOM: within 1.5x of the serialisation floor", dom, "tabguard/floor", "%.2f", true, 1.5},
+		{"DOM: at most 3x the cap in bytes on the wire", dom, "bytes/cap", "%.2f", true, 3},
+		{"DOM: Size exact in UTF-8 bytes", dom, "size-exact", "%.0f", false, 1},
+	},
+}, {
+	title: "TruncateDOM scaling",
+	how: "`TruncateDOM(html, DefaultMaxDOMBytes)` on 1 MB, 10 MB and 100 MB of HTML with multi-byte runes at " +
+		"the cut; each iteration cuts each input once. Times are medians; allocations are counted over 100 cuts.",
+	note: truncateNote,
+	rows: []row{
+		{"1 MB", truncate, "1MB-ns", "%.0f ns"},
+		{"10 MB", truncate, "10MB-ns", "%.0f ns"},
+		{"100 MB", truncate, "100MB-ns", "%.0f ns"},
+		{"time ratio 100 MB / 1 MB", truncate, "100MB/1MB", "%.3f"},
+		{"cap", truncate, "cap-bytes", "%.0f bytes"},
+		{"bytes allocated per cut, 1 MB", truncate, "1MB-B", "%.0f"},
+		{"bytes allocated per cut, 100 MB", truncate, "100MB-B", "%.0f"},
+		{"allocations per cut, 1 MB", truncate, "1MB-allocs", "%.2f"},
+		{"allocations per cut, 100 MB", truncate, "100MB-allocs", "%.2f"},
+	},
+	goals: []goal{
+		{"TruncateDOM: flat time, 100 MB / 1 MB at most 1.5", truncate, "100MB/1MB", "%.3f", true, 1.5},
+		{"TruncateDOM: one cap-sized buffer, at most 1.1x cap bytes a cut", truncate, "100MB-B", "%.0f bytes", true, 1.1 * 100 * 1024},
+		{"TruncateDOM: one allocation a cut, as its doc says", truncate, "100MB-allocs", "%.2f", true, 1},
+	},
+}, {
+	title: "Many tabs, one crashing",
+	how: "16 tabs evaluate `() => 1` in a loop with a 20 ms pause between calls. In alternate 2 s phases one tab, " +
+		"in a browser context of its own, is crashed and reloaded once a second; the first 250 ms of each phase " +
+		"are not counted. Of the 15 healthy tabs, 8 evaluate through a Watcher and 7 through rod's `page.Eval` " +
+		"as a control: what the crashes cost the control tabs is the machine's share, not the library's.",
+	rows: []row{
+		{"crashes", tabs, "crashes", "%.0f"},
+		{"Watcher tabs: calls counted", tabs, "tabguard-calls", "%.0f"},
+		{"Watcher tabs: median, quiet", tabs, "tabguard-quiet-p50-ms", "%.2f ms"},
+		{"Watcher tabs: median, crashing", tabs, "tabguard-crashing-p50-ms", "%.2f ms"},
+		{"Watcher tabs: median ratio", tabs, "tabguard-p50-ratio", "%.3f"},
+		{"Watcher tabs: p99, quiet", tabs, "tabguard-quiet-p99-ms", "%.2f ms"},
+		{"Watcher tabs: p99, crashing", tabs, "tabguard-crashing-p99-ms", "%.2f ms"},
+		{"Watcher tabs: p99 ratio (reported only)", tabs, "tabguard-p99-ratio", "%.3f"},
+		{"Watcher tabs: errors, quiet", tabs, "tabguard-quiet-errors", "%.0f"},
+		{"Watcher tabs: errors, crashing", tabs, "tabguard-crashing-errors", "%.0f"},
+		{"control tabs: median ratio", tabs, "control-p50-ratio", "%.3f"},
+		{"control tabs: p99 ratio", tabs, "control-p99-ratio", "%.3f"},
+		{"control tabs: errors, crashing", tabs, "control-crashing-errors", "%.0f"},
+	},
+	goals: []goal{
+		{"many tabs: healthy Watcher tabs' median ratio at most 1.2", tabs, "tabguard-p50-ratio", "%.3f", true, 1.2},
+		{"many tabs: zero errors on healthy Watcher tabs while one crashes", tabs, "tabguard-crashing-errors", "%.0f", true, 0},
+	},
+	note: tabsNote,
+}}
