@@ -111,7 +111,7 @@ func crashInFlight(b *testing.B, ctx context.Context, page *rod.Page, w *tabguar
 		return err == nil && res.Value.Int() >= pending
 	})
 
-	start, reported, done := crashTab(ctx, page)
+	start, reported, done := benchCrashTab(ctx, page)
 	defer done()
 	var c crashCycle
 	a := await(b, guardC, "Watcher.Eval")
@@ -155,10 +155,10 @@ func await(b *testing.B, ch <-chan answer, what string) answer {
 	}
 }
 
-// crashTab sends Page.crash to page. It returns when the request went out,
+// benchCrashTab sends Page.crash to page. It returns when the request went out,
 // a channel that gets the time Chrome's Target.targetCrashed reached rod,
 // and a func to call after recovery, which waits for the helper goroutines.
-func crashTab(ctx context.Context, page *rod.Page) (time.Time, <-chan time.Time, func()) {
+func benchCrashTab(ctx context.Context, page *rod.Page) (time.Time, <-chan time.Time, func()) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	reported := make(chan time.Time, 1)
 	wait := page.Browser().Context(ctx).EachEvent(func(e *proto.TargetTargetCrashed) bool {

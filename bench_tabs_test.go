@@ -160,7 +160,7 @@ func evalLoop(eval func() error, stop <-chan struct{}) []call {
 // crash, and waits until w admits evals again.
 func crashAndReload(b *testing.B, ctx context.Context, page *rod.Page, w *tabguard.Watcher) {
 	b.Helper()
-	_, reported, done := crashTab(ctx, page)
+	_, reported, done := benchCrashTab(ctx, page)
 	defer done()
 	select {
 	case <-reported:

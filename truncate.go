@@ -53,11 +53,12 @@ func withNotice(head string, size int) string {
 	)
 	var b strings.Builder
 	b.Grow(len(head) + len(open) + len(of) + len(close) + 40)
+	var num [20]byte // strconv.Itoa would allocate each number
 	b.WriteString(head)
 	b.WriteString(open)
-	b.WriteString(strconv.Itoa(len(head)))
+	b.Write(strconv.AppendInt(num[:0], int64(len(head)), 10))
 	b.WriteString(of)
-	b.WriteString(strconv.Itoa(size))
+	b.Write(strconv.AppendInt(num[:0], int64(size), 10))
 	b.WriteString(close)
 	return b.String()
 }
