@@ -25,17 +25,28 @@ type Options struct {
 	EvalTimeout time.Duration
 	// Logger receives crashes, refusals and timeouts; nil means silent.
 	Logger *slog.Logger
+	// TerminateOnTimeout makes an eval that times out while a script holds
+	// the page's main thread (a while(true), a long synchronous loop) call
+	// Runtime.terminateExecution before it returns, so the tab answers the
+	// next eval. Without it a deadline stops only the wait: the script runs
+	// on, and every later eval on the tab times out too. It is off by
+	// default because it stops whatever script runs at that moment, the
+	// page's own as well as the eval's, which may leave the page half
+	// updated. Turn it on when the program owns the tab (a crawler, a test
+	// runner) and a stuck script must not take the tab with it.
+	TerminateOnTimeout bool
 }
 
 // Watcher follows one tab through its CDP target and load events and
 // evaluates on it with a deadline, refusing up front when the tab cannot
 // answer. Its methods are safe for concurrent use.
 type Watcher struct {
-	page    *rod.Page // bound to the watcher's own context, derived from the page's
-	timeout time.Duration
-	log     *slog.Logger
-	cancel  context.CancelFunc
-	wg      sync.WaitGroup
+	page      *rod.Page // bound to the watcher's own context, derived from the page's
+	timeout   time.Duration
+	terminate bool
+	log       *slog.Logger
+	cancel    context.CancelFunc
+	wg        sync.WaitGroup
 
 	mu         sync.Mutex
 	state      TabState
@@ -78,6 +89,7 @@ func Watch(page *rod.Page, opts *Options) (*Watcher, error) {
 	w := &Watcher{
 		page:      page.Context(ctx),
 		timeout:   opts.EvalTimeout,
+		terminate: opts.TerminateOnTimeout,
 		log:       opts.Logger,
 		cancel:    cancel,
 		mainFrame: page.FrameID,

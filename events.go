@@ -63,6 +63,24 @@ func (w *Watcher) onPageEvent(m *rod.Message) {
 	switch m.Method {
 	case (proto.InspectorTargetCrashed{}).ProtoEvent():
 		w.crashed("")
+	case (proto.PageJavascriptDialogOpening{}).ProtoEvent():
+		var e proto.PageJavascriptDialogOpening
+		if m.Load(&e) {
+			w.stalled("tabguard: JavaScript dialog opened", func(s *TabState) {
+				s.DialogOpen, s.DialogType, s.DialogMessage = true, string(e.Type), e.Message
+			})
+		}
+	case (proto.PageJavascriptDialogClosed{}).ProtoEvent():
+		w.unstalled(func(s *TabState) { s.DialogOpen, s.DialogType, s.DialogMessage = false, "", "" })
+	case (proto.DebuggerPaused{}).ProtoEvent():
+		var e proto.DebuggerPaused
+		if m.Load(&e) {
+			w.stalled("tabguard: tab paused in the debugger", func(s *TabState) {
+				s.Paused, s.PauseReason = true, string(e.Reason)
+			})
+		}
+	case (proto.DebuggerResumed{}).ProtoEvent():
+		w.unstalled(func(s *TabState) { s.Paused, s.PauseReason = false, "" })
 	case (proto.PageFrameNavigated{}).ProtoEvent():
 		var e proto.PageFrameNavigated
 		if m.Load(&e) && e.Frame != nil && e.Frame.ParentID == "" {
@@ -115,6 +133,7 @@ func (w *Watcher) committed(f *proto.PageFrame) {
 	w.update(func(s *TabState) {
 		w.mainFrame = f.ID
 		s.Crashed, s.CrashReason = false, ""
+		clearStall(s) // a new document has no dialog and no pause
 		if f.UnreachableURL != "" {
 			s.URL, s.Committed, s.ErrorPage = f.UnreachableURL, false, true
 			return
@@ -130,6 +149,7 @@ func (w *Watcher) crashed(status string) {
 	w.mu.Lock()
 	first := !w.state.Crashed
 	w.state.Crashed = true
+	clearStall(&w.state) // the renderer took its dialog or pause with it
 	if status != "" {
 		w.state.CrashReason = status
 	}
@@ -156,4 +176,33 @@ func (w *Watcher) lost(err *BlockedError) {
 	}
 	err.URL = w.state.URL
 	w.failInflight(err)
+}
+
+// stalled records that the page stopped running script (a dialog opened, the
+// debugger paused) and cuts the evals in flight short: they would wait for
+// the page until their deadline.
+func (w *Watcher) stalled(msg string, f func(*TabState)) {
+	w.mu.Lock()
+	f(&w.state)
+	err := EvalBlockedReason(w.state)
+	if err != nil {
+		w.failInflight(err)
+	}
+	w.mu.Unlock()
+	if w.log != nil {
+		w.log.Warn(msg, "target", w.page.TargetID, "err", err)
+	}
+}
+
+// unstalled records that the page runs script again.
+func (w *Watcher) unstalled(f func(*TabState)) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	f(&w.state)
+}
+
+// clearStall forgets a dialog and a pause.
+func clearStall(s *TabState) {
+	s.DialogOpen, s.DialogType, s.DialogMessage = false, "", ""
+	s.Paused, s.PauseReason = false, ""
 }

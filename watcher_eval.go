@@ -76,7 +76,7 @@ func (w *Watcher) finish(parent, tctx context.Context, err error) error {
 	err = deadlineError(parent, tctx, w.classify(err))
 	var te *timeoutError
 	if errors.As(err, &te) {
-		err = &timeoutError{timeout: te.timeout, doing: w.doing()}
+		err = &timeoutError{timeout: te.timeout, doing: w.timedOut()}
 		w.logf("tabguard: eval timed out", err)
 	}
 	return err
@@ -95,6 +95,13 @@ func (w *Watcher) classify(err error) error {
 	case isCDP && (ce.Code == cdp.ErrSessionNotFound.Code ||
 		ce.Code == -32602 && strings.Contains(ce.Message, "No target with given id")):
 		return w.blocked(ErrTabClosed)
+	case isCDP && ce.Code == -32000 && (ce.Message == "Inspected target navigated or closed" ||
+		strings.HasPrefix(ce.Message, "Cannot find default execution context") ||
+		ce.Message == cdp.ErrCtxNotFound.Message):
+		// The document the eval ran in was replaced (or, if the state says
+		// so, the tab closed). Retrying is the caller's call, within its
+		// own deadline, never a silent loop here.
+		return w.blocked(ErrNavigated)
 	case errors.Is(err, io.EOF), errors.Is(err, net.ErrClosed):
 		w.lost(&BlockedError{Reason: ErrBrowserGone})
 		return w.blocked(ErrBrowserGone)
@@ -109,20 +116,6 @@ func (w *Watcher) blocked(reason error) error {
 		return err
 	}
 	return &BlockedError{Reason: reason, URL: s.URL}
-}
-
-// doing says what the tab was doing when an eval ran out of time, so a
-// caller can tell a slow page from a stuck script.
-func (w *Watcher) doing() string {
-	s := w.State()
-	switch {
-	case !s.Committed && s.URL != "":
-		return "tab still loading " + s.URL
-	case !s.Committed:
-		return "tab still loading"
-	default:
-		return "page " + s.URL + " is loaded: a script is busy or a promise never settled"
-	}
 }
 
 func (w *Watcher) logf(msg string, err error) {
