@@ -54,6 +54,7 @@ type Watcher struct {
 	navSeq     uint64 // counts navigation news, so a late probe never overwrites it
 	mainFrame  proto.PageFrameID
 	docRequest proto.NetworkRequestID
+	beforeLoad TabState // the state when docRequest started, for a cancelled load
 	inflight   map[*inflight]struct{}
 }
 

@@ -100,7 +100,13 @@ func (w *Watcher) onPageEvent(m *rod.Message) {
 		if m.Load(&e) && e.Type == proto.NetworkResourceTypeDocument && e.Request != nil {
 			w.update(func(s *TabState) {
 				if e.FrameID == w.mainFrame && string(e.RequestID) == string(e.LoaderID) {
-					w.docRequest, s.URL = e.RequestID, e.Request.URL
+					w.docRequest, w.beforeLoad = e.RequestID, *s
+					if s.URL == "about:blank" {
+						// A new tab's blank document holds renderer commands
+						// until the first page commits: nothing is there yet.
+						s.Committed = false
+					}
+					s.URL = e.Request.URL
 				}
 			})
 		}
@@ -108,9 +114,13 @@ func (w *Watcher) onPageEvent(m *rod.Message) {
 		var e proto.NetworkLoadingFailed
 		// A cancelled load (stopLoading, a newer navigation) leaves the tab
 		// with what it had, so only a real failure is recorded.
-		if m.Load(&e) && !e.Canceled {
+		if m.Load(&e) {
 			w.update(func(s *TabState) {
-				if e.RequestID == w.docRequest {
+				switch {
+				case e.RequestID != w.docRequest:
+				case e.Canceled:
+					s.URL, s.Committed = w.beforeLoad.URL, w.beforeLoad.Committed
+				default:
 					s.LoadError = e.ErrorText
 				}
 			})

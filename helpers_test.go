@@ -18,7 +18,10 @@ import (
 )
 
 // serve starts a 127.0.0.1 server for t: "/" is a small page, "/stall" never
-// answers (until the request is cancelled), "/big?kb=N" is a page of about N KiB.
+// answers (until the request is cancelled), "/trickle" sends its headers and
+// the start of a body and then stalls, "/big?kb=N" is a page of about N KiB,
+// "/reload50" reloads itself every 50 ms and "/reload-inline" reloads as soon
+// as its inline script is parsed.
 func serve(t testing.TB) *httptest.Server {
 	t.Helper()
 	mux := http.NewServeMux()
@@ -27,6 +30,19 @@ func serve(t testing.TB) *httptest.Server {
 	})
 	mux.HandleFunc("/stall", func(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done() // return when the browser gives up, or Close blocks
+	})
+	mux.HandleFunc("/trickle", func(w http.ResponseWriter, r *http.Request) {
+		// Chrome sniffs the first 1 KiB for a charset before it parses.
+		fmt.Fprint(w, `<!doctype html><html><head><meta charset="utf-8"><title>partial</title></head><body><p>first part`)
+		fmt.Fprint(w, "<!--"+strings.Repeat(" ", 2048)+"-->")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	})
+	mux.HandleFunc("/reload50", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>reload50</title><script>setTimeout(() => location.reload(), 50)</script>`)
+	})
+	mux.HandleFunc("/reload-inline", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>reload-inline</title><script>location.reload()</script>`)
 	})
 	mux.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) {
 		var kb int

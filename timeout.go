@@ -9,33 +9,71 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 )
 
-// Budgets of the two calls a timed-out eval may make, so that it returns
-// well within 250 ms of its deadline.
 const (
-	busyProbeTimeout = 100 * time.Millisecond
-	terminateTimeout = 100 * time.Millisecond
+	// busyProbeWindow is how long before an eval's deadline the watcher
+	// asks whether the page's main thread still answers, so the answer is
+	// there when the deadline passes (at most half the timeout).
+	busyProbeWindow = 250 * time.Millisecond
+	// terminateTimeout bounds Runtime.terminateExecution, which Chrome
+	// answers in milliseconds even while a loop holds the main thread.
+	terminateTimeout = 200 * time.Millisecond
 )
+
+// errNotProbed marks a busy check that did not ask the page.
+var errNotProbed = errors.New("not probed")
+
+// busyCheck asks, shortly before an eval's deadline, whether the page
+// answers a trivial evaluate. It makes no call for an eval that ends sooner,
+// so the healthy path pays for a timer only.
+type busyCheck struct {
+	timer  *time.Timer
+	cancel context.CancelFunc // ends the probe early
+	done   chan struct{}
+	ran    bool
+	busy   bool
+	err    error
+}
+
+// checkBusy arms a busy check for an eval with the given timeout.
+func (w *Watcher) checkBusy(timeout time.Duration) *busyCheck {
+	window := min(busyProbeWindow, timeout/2)
+	ctx, cancel := context.WithCancel(w.page.GetContext())
+	c := &busyCheck{cancel: cancel, done: make(chan struct{}), err: errNotProbed}
+	c.timer = time.AfterFunc(timeout-window, func() {
+		defer close(c.done)
+		c.busy, c.err = w.busy(ctx, window)
+	})
+	return c
+}
+
+// stop disarms the check, or waits for the probe it started, which ends
+// within its window; an eval that answered (answered is true) ends the
+// probe at once instead.
+func (c *busyCheck) stop(answered bool) {
+	defer c.cancel()
+	if c.timer.Stop() {
+		return
+	}
+	if answered {
+		c.cancel()
+	}
+	<-c.done
+	c.ran = true
+}
 
 // timedOut says what the tab was doing when an eval ran out of time, so a
 // caller can tell a slow page from a stuck script, and stops a runaway
 // script when Options.TerminateOnTimeout asks for it.
-//
-// A tab in its first load holds every renderer command, so it gets no
-// call. On a committed page one short Runtime.evaluate, which does not
-// await promises, tells a busy main thread (it gets no answer) from a page
-// that answers but whose promise never settled.
-func (w *Watcher) timedOut() string {
+func (w *Watcher) timedOut(c *busyCheck) string {
 	s := w.State()
-	if !s.Committed {
-		if s.URL == "" {
-			return "tab still loading"
-		}
+	switch {
+	case !s.Committed && s.URL == "":
+		return "tab still loading"
+	case !s.Committed:
 		return "tab still loading " + s.URL
-	}
-	switch busy, err := w.busy(); {
-	case err != nil:
+	case !c.ran || c.err != nil:
 		return "page " + s.URL + " is loaded: a script is busy or a promise never settled"
-	case !busy:
+	case !c.busy:
 		return "page " + s.URL + " answers, but the eval's promise never settled"
 	case !w.terminate:
 		return "busy running script on committed page " + s.URL +
@@ -47,11 +85,15 @@ func (w *Watcher) timedOut() string {
 	}
 }
 
-// busy reports whether the page's main thread is too busy to answer a
-// trivial evaluate within busyProbeTimeout. err is set when the probe
+// busy reports whether the page's main thread is too busy to answer an
+// evaluate that awaits nothing within window. A tab in its first load holds
+// every renderer command, so it is not asked. err is set when the probe
 // could not tell, e.g. because the tab is refused or closing.
-func (w *Watcher) busy() (bool, error) {
-	ctx, cancel := context.WithTimeout(w.page.GetContext(), busyProbeTimeout)
+func (w *Watcher) busy(ctx context.Context, window time.Duration) (bool, error) {
+	if !w.State().Committed {
+		return false, errNotProbed
+	}
+	ctx, cancel := context.WithTimeout(ctx, window)
 	defer cancel()
 	err := w.probe(w.page.Context(ctx), func(p *rod.Page) error {
 		_, err := proto.RuntimeEvaluate{Expression: "0"}.Call(p)
@@ -60,7 +102,7 @@ func (w *Watcher) busy() (bool, error) {
 	switch {
 	case err == nil:
 		return false, nil
-	case ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) && errors.Is(err, context.DeadlineExceeded):
 		return true, nil
 	}
 	return false, err
@@ -68,7 +110,7 @@ func (w *Watcher) busy() (bool, error) {
 
 // terminateScript stops the script running on the page. Chrome handles
 // Runtime.terminateExecution by interrupting the running script, so it
-// answers in milliseconds even while a loop holds the main thread.
+// answers while a loop holds the main thread.
 func (w *Watcher) terminateScript() error {
 	ctx, cancel := context.WithTimeout(w.page.GetContext(), terminateTimeout)
 	defer cancel()

@@ -65,18 +65,21 @@ func (w *Watcher) do(ctx context.Context, fn func(*rod.Page) error) error {
 		return err
 	}
 	defer w.leave(call)
-	return w.finish(ctx, tctx, fn(w.page.Context(tctx)))
+	check := w.checkBusy(w.timeout)
+	err := fn(w.page.Context(tctx))
+	check.stop(tctx.Err() == nil)
+	return w.finish(ctx, tctx, err, check)
 }
 
 // finish turns what the CDP call returned into the package's errors.
-func (w *Watcher) finish(parent, tctx context.Context, err error) error {
+func (w *Watcher) finish(parent, tctx context.Context, err error, check *busyCheck) error {
 	if err == nil {
 		return nil
 	}
 	err = deadlineError(parent, tctx, w.classify(err))
 	var te *timeoutError
 	if errors.As(err, &te) {
-		err = &timeoutError{timeout: te.timeout, doing: w.timedOut()}
+		err = &timeoutError{timeout: te.timeout, doing: w.timedOut(check)}
 		w.logf("tabguard: eval timed out", err)
 	}
 	return err
