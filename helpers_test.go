@@ -48,7 +48,9 @@ func serve(t testing.TB) *httptest.Server {
 		var kb int
 		fmt.Sscan(r.URL.Query().Get("kb"), &kb)
 		fmt.Fprint(w, "<!doctype html><html><body>")
-		row := "<li>héllo wörld 日本語 👩‍💻</li>\n" // 1, 2, 3 and 4-byte runes and a ZWJ sequence
+		// 1, 2, 3 and 4-byte runes and a ZWJ sequence, in long paragraphs:
+		// few elements, so the page loads in a blink even when it is big.
+		row := "<p>" + strings.Repeat("héllo wörld 日本語 👩‍💻 ", 100) + "</p>\n"
 		fmt.Fprint(w, strings.Repeat(row, kb*1024/len(row)+1))
 		fmt.Fprint(w, "</body></html>")
 	})
