@@ -59,6 +59,13 @@ func loadRows() []faultRow {
 			name: "body stalls after headers", path: "-",
 			fault: func(t *testing.T, f *fixture) outcome {
 				require.NoError(t, navigate(t, f.page, f.srv.URL+"/trickle")) // commits on the headers
+				// Every eval answers while the body stalls; the parser may
+				// take a moment to reach the title.
+				eventually(t, "the title to be parsed", func() bool {
+					out := f.eval(t, `() => document.title`)
+					require.NoError(t, out.err)
+					return out.res.Value.Str() == "partial"
+				})
 				return f.eval(t, `() => document.readyState + " " + document.title`)
 			},
 			msg: []string{"loading partial"}, fast: true, recover: stopLoading,
@@ -89,10 +96,14 @@ func loadRows() []faultRow {
 			name: "5 MB DOM", path: "/big?kb=5120",
 			opts: tabguard.Options{EvalTimeout: 10 * time.Second},
 			fault: func(t *testing.T, f *fixture) outcome {
-				eventually(t, "the page to load", func() bool {
+				// Chrome takes seconds to load 5 MB on a busy machine.
+				for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 					res, err := f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => document.readyState`)
-					return err == nil && res.Value.Str() == "complete"
-				})
+					if err == nil && res.Value.Str() == "complete" {
+						break
+					}
+					require.True(t, time.Now().Before(deadline), "page not loaded after 30s: %v", err)
+				}
 				start := time.Now()
 				dom, err := f.w.DOM(testbrowser.Context(t, 20*time.Second), 0)
 				out := outcome{err: err, elapsed: time.Since(start)}
