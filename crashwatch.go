@@ -72,7 +72,10 @@ type inflight struct{ cancel context.CancelCauseFunc }
 // URL from the browser side, which answers even when the renderer does not.
 // It returns within a few milliseconds on a healthy tab; on a tab whose
 // renderer is busy (a runaway script, an open dialog) it gives up asking
-// the renderer after about a second.
+// the renderer after about a second. A JavaScript dialog that opened before
+// Watch cannot be learned (Chrome holds every page command while it is open
+// and replays no event), so evals then time out as on a busy page; dialogs
+// that open later are refused with [ErrDialogOpen].
 //
 // A nil page gives [ErrInvalidArgument]; a closed tab, or a browser that went
 // away, gives a [*BlockedError] with [ErrTabClosed] or [ErrBrowserGone].
