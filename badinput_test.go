@@ -39,6 +39,7 @@ func TestWatcherConcurrentEvalClose(t *testing.T) {
 
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
+	began := time.Now()
 	for i := range 16 {
 		wg.Add(1)
 		go func() {
@@ -65,6 +66,7 @@ func TestWatcherConcurrentEvalClose(t *testing.T) {
 			t.Fatal("Close still waiting after 5s")
 		}
 	}
+	t.Logf("Close returned %v after the evals started", time.Since(began))
 	wg.Wait()
 	close(errs)
 	n := 0
