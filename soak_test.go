@@ -171,6 +171,15 @@ func heal(t *testing.T, tab soakTab, err error) {
 		tab.bounded(t, func(p *rod.Page) error { return proto.PageReload{}.Call(p) })
 	case errors.Is(err, tabguard.ErrDialogOpen):
 		tab.bounded(t, func(p *rod.Page) error { return proto.PageHandleJavaScriptDialog{Accept: true}.Call(p) })
+	default:
+		return
+	}
+	// Give the tab up to a second to come back, as a caller would, rather
+	// than spend the run on refusals.
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if tab.w.Blocked(testbrowser.Context(t, time.Minute)) == nil {
+			return
+		}
 	}
 }
 
