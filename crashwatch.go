@@ -59,7 +59,10 @@ type Watcher struct {
 }
 
 // inflight is one eval in progress, cut short with a cause when the tab dies.
-type inflight struct{ cancel context.CancelCauseFunc }
+type inflight struct {
+	cancel context.CancelCauseFunc
+	navSeq uint64 // w.navSeq when it was admitted
+}
 
 // Watch starts following page and returns a Watcher that evaluates on it.
 // opts may be nil. The caller should call Close when finished.
@@ -256,6 +259,7 @@ func (w *Watcher) enter(call *inflight) error {
 	if err := EvalBlockedReason(w.state); err != nil {
 		return err
 	}
+	call.navSeq = w.navSeq
 	w.inflight[call] = struct{}{}
 	return nil
 }

@@ -68,7 +68,24 @@ func (w *Watcher) do(ctx context.Context, fn func(*rod.Page) error) error {
 	check := w.checkBusy(w.timeout)
 	err := fn(w.page.Context(tctx))
 	check.stop(tctx.Err() == nil)
+	if err != nil && w.navigatedDuring(call, err) {
+		err = w.blocked(ErrNavigated)
+	}
 	return w.finish(ctx, tctx, err, check)
+}
+
+// navigatedDuring reports whether err is Chrome's bare "Internal error",
+// which Runtime.evaluate can give when its document goes away under it,
+// and navigation news arrived while call ran, or the tab is now refused:
+// then that is the reason. Otherwise the error passes through as it is.
+func (w *Watcher) navigatedDuring(call *inflight, err error) bool {
+	var ce *cdp.Error
+	if !errors.As(err, &ce) || ce.Code != -32603 {
+		return false
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.navSeq != call.navSeq || EvalBlockedReason(w.state) != nil
 }
 
 // finish turns what the CDP call returned into the package's errors.
