@@ -23,8 +23,13 @@ import (
 // It refuses up front with the [*BlockedError] of [Watcher.Blocked], making no
 // CDP call. Otherwise it evaluates with the deadline of [EvalWithTimeout]
 // (Options.EvalTimeout) and returns early with ErrTabCrashed the moment the
-// renderer dies, with ErrTabClosed when the tab closes, and with ctx.Err()
-// when ctx is done. A JavaScript exception comes back as a [*rod.EvalError].
+// renderer dies, ErrDialogOpen when a JavaScript dialog opens, ErrPaused
+// when the debugger pauses the page, ErrNavigated when the page navigates
+// away under the eval, ErrTabClosed when the tab closes, ErrBrowserGone when
+// the browser does, and ctx.Err() when ctx is done. A timeout says whether
+// the tab was still loading, busy running script, or answering while the
+// eval's promise never settled (see Options.TerminateOnTimeout). A
+// JavaScript exception comes back as a [*rod.EvalError].
 //
 // Args are sent as JSON, except a [*proto.RuntimeRemoteObject], which is
 // passed by reference. Eval calls Runtime.evaluate (or Runtime.callFunctionOn
