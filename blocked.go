@@ -28,6 +28,10 @@ var (
 	// ErrNavigated reports that the page navigated away, or reloaded,
 	// while an eval ran: the document it ran in is gone.
 	ErrNavigated = errors.New("page navigated away during the eval")
+	// ErrTerminated reports that Runtime.terminateExecution stopped the
+	// eval's script: another eval on the tab timed out with
+	// Options.TerminateOnTimeout, or another client terminated it.
+	ErrTerminated = errors.New("eval's script was terminated")
 )
 
 // maxDetailBytes caps the dialog text quoted in an error.
@@ -122,7 +126,7 @@ func dialogDetail(typ, msg string) string {
 // BlockedError explains why an eval was refused or cut short.
 type BlockedError struct {
 	// Reason is one of ErrTabCrashed, ErrNoDocument, ErrTabClosed,
-	// ErrBrowserGone, ErrDialogOpen, ErrPaused, ErrNavigated.
+	// ErrBrowserGone, ErrDialogOpen, ErrPaused, ErrNavigated, ErrTerminated.
 	Reason error
 	// URL is the last known URL of the tab; it may be empty.
 	URL string
@@ -170,6 +174,8 @@ func (e *BlockedError) Error() string {
 			b.WriteString(" (reason: " + e.Detail + ")")
 		}
 		b.WriteString(": resume it with Debugger.resume (proto.DebuggerResume)")
+	case ErrTerminated:
+		b.WriteString(" by Runtime.terminateExecution: retry the eval")
 	case ErrNavigated:
 		if e.URL != "" {
 			b.WriteString(" (now at " + e.URL + ")")

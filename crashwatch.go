@@ -56,12 +56,16 @@ type Watcher struct {
 	docRequest proto.NetworkRequestID
 	beforeLoad TabState // the state when docRequest started, for a cancelled load
 	inflight   map[*inflight]struct{}
+	// terminations counts Runtime.terminateExecution calls, which also
+	// stop the scripts of other evals in flight.
+	terminations uint64
 }
 
 // inflight is one eval in progress, cut short with a cause when the tab dies.
 type inflight struct {
-	cancel context.CancelCauseFunc
-	navSeq uint64 // w.navSeq when it was admitted
+	cancel       context.CancelCauseFunc
+	navSeq       uint64 // w.navSeq when it was admitted
+	terminations uint64 // w.terminations when it was admitted
 }
 
 // Watch starts following page and returns a Watcher that evaluates on it.
@@ -259,7 +263,7 @@ func (w *Watcher) enter(call *inflight) error {
 	if err := EvalBlockedReason(w.state); err != nil {
 		return err
 	}
-	call.navSeq = w.navSeq
+	call.navSeq, call.terminations = w.navSeq, w.terminations
 	w.inflight[call] = struct{}{}
 	return nil
 }

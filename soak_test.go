@@ -35,7 +35,7 @@ const (
 // soakSentinels are the answers a call may give besides a result.
 var soakSentinels = []error{
 	tabguard.ErrEvalTimeout, tabguard.ErrTabCrashed, tabguard.ErrDialogOpen,
-	tabguard.ErrNavigated, tabguard.ErrNoDocument,
+	tabguard.ErrNavigated, tabguard.ErrNoDocument, tabguard.ErrTerminated,
 }
 
 // soakSeed is $TABGUARD_SOAK_SEED, to replay a run, or a fresh seed.
@@ -141,6 +141,9 @@ func TestSoak(t *testing.T) {
 				select {
 				case err := <-done:
 					record(err, time.Since(start))
+					if err != nil && !isSentinel(err) {
+						t.Logf("unexpected answer to %s after %v: %#v, state %+v", js, time.Since(start), err, tab.w.State())
+					}
 					heal(t, tab, err)
 				case <-time.After(soakTimeout + 5*time.Second):
 					hung.Add(1)
@@ -214,4 +217,13 @@ func inject(t *testing.T, tabs []soakTab, rng *rand.Rand, stop <-chan struct{}, 
 			tab.bounded(t, fault)
 		}()
 	}
+}
+
+func isSentinel(err error) bool {
+	for _, s := range soakSentinels {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	return false
 }

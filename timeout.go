@@ -16,7 +16,10 @@ const (
 	busyProbeWindow = 250 * time.Millisecond
 	// terminateTimeout bounds Runtime.terminateExecution, which Chrome
 	// answers in milliseconds even while a loop holds the main thread.
-	terminateTimeout = 200 * time.Millisecond
+	terminateTimeout = 100 * time.Millisecond
+	// eventGrace is how long an ambiguous CDP error waits for the event
+	// that explains it, which may trail the reply.
+	eventGrace = 100 * time.Millisecond
 )
 
 // errNotProbed marks a busy check that did not ask the page.
@@ -112,6 +115,9 @@ func (w *Watcher) busy(ctx context.Context, window time.Duration) (bool, error) 
 // Runtime.terminateExecution by interrupting the running script, so it
 // answers while a loop holds the main thread.
 func (w *Watcher) terminateScript() error {
+	w.mu.Lock()
+	w.terminations++
+	w.mu.Unlock()
 	ctx, cancel := context.WithTimeout(w.page.GetContext(), terminateTimeout)
 	defer cancel()
 	err := w.probe(w.page.Context(ctx), func(p *rod.Page) error {

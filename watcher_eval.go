@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/cdp"
@@ -73,24 +74,54 @@ func (w *Watcher) do(ctx context.Context, fn func(*rod.Page) error) error {
 	check := w.checkBusy(w.timeout)
 	err := fn(w.page.Context(tctx))
 	check.stop(tctx.Err() == nil)
-	if err != nil && w.navigatedDuring(call, err) {
+	switch {
+	case err == nil:
+	case w.terminatedDuring(call, err):
+		err = w.blocked(ErrTerminated)
+	case w.navigatedDuring(call, err):
 		err = w.blocked(ErrNavigated)
 	}
 	return w.finish(ctx, tctx, err, check)
 }
 
+// terminatedDuring reports whether Runtime.terminateExecution stopped
+// call's script: Chrome says "Execution was terminated", or gives a bare
+// "Internal error" when the termination lands while it builds the result,
+// which counts only if the watcher terminated a script meanwhile.
+func (w *Watcher) terminatedDuring(call *inflight, err error) bool {
+	var ce *cdp.Error
+	switch {
+	case !errors.As(err, &ce):
+		return false
+	case ce.Code == -32000 && ce.Message == "Execution was terminated":
+		return true
+	case ce.Code != -32603:
+		return false
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.terminations != call.terminations
+}
+
 // navigatedDuring reports whether err is Chrome's bare "Internal error",
 // which Runtime.evaluate can give when its document goes away under it,
 // and navigation news arrived while call ran, or the tab is now refused:
-// then that is the reason. Otherwise the error passes through as it is.
+// then that is the reason. The news may trail the reply by a few
+// milliseconds, so it is awaited for up to eventGrace. Otherwise the error
+// passes through as it is.
 func (w *Watcher) navigatedDuring(call *inflight, err error) bool {
 	var ce *cdp.Error
 	if !errors.As(err, &ce) || ce.Code != -32603 {
 		return false
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.navSeq != call.navSeq || EvalBlockedReason(w.state) != nil
+	for start := time.Now(); ; time.Sleep(eventGrace / 10) {
+		w.mu.Lock()
+		news := w.navSeq != call.navSeq || EvalBlockedReason(w.state) != nil
+		w.mu.Unlock()
+		if news || time.Since(start) >= eventGrace {
+			return news
+		}
+	}
 }
 
 // finish turns what the CDP call returned into the package's errors.
