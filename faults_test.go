@@ -207,6 +207,23 @@ func scriptRows() []faultRow {
 			// no recovery step: the tab answers the next eval as it is
 		},
 		{
+			name: "terminated by another eval",
+			opts: tabguard.Options{TerminateOnTimeout: true},
+			// A promise that never settles times out while a second eval's
+			// loop holds the page, so its TerminateOnTimeout stops that loop.
+			fault: func(t *testing.T, f *fixture) outcome {
+				first := f.evalAsync(t, `() => new Promise(() => {})`)
+				second := f.evalAsync(t, `() => { const end = Date.now() + 5000; while (Date.now() < end) {} }`)
+				got := second(time.Now())
+				out := first(time.Now())
+				require.ErrorIs(t, out.err, tabguard.ErrEvalTimeout)
+				require.Contains(t, out.err.Error(), "script terminated")
+				return got
+			},
+			want: tabguard.ErrTerminated, msg: []string{"eval's script was terminated by Runtime.terminateExecution: retry the eval"},
+			fast: true,
+		},
+		{
 			name: "promise never settles",
 			fault: func(t *testing.T, f *fixture) outcome {
 				return f.eval(t, `() => new Promise(() => {})`)

@@ -85,9 +85,11 @@ func (w *Watcher) do(ctx context.Context, fn func(*rod.Page) error) error {
 }
 
 // terminatedDuring reports whether Runtime.terminateExecution stopped
-// call's script: Chrome says "Execution was terminated", or gives a bare
-// "Internal error" when the termination lands while it builds the result,
-// which counts only if the watcher terminated a script meanwhile.
+// call's script. Chrome 156 answers such an evaluate (awaitPromise,
+// returnByValue) with a bare -32603 "Internal error", which is only taken
+// for a termination when this watcher terminated a script meanwhile; a
+// termination by another client then passes through as it is. An
+// "Execution was terminated" error always counts.
 func (w *Watcher) terminatedDuring(call *inflight, err error) bool {
 	var ce *cdp.Error
 	switch {
