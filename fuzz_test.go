@@ -119,9 +119,15 @@ func FuzzEvalBlockedReason(f *testing.F) {
 		if allUTF8(url, crash, loadErr, dialogType, dialogMsg, pause) && !utf8.ValidString(msg) {
 			t.Fatalf("message %q is not UTF-8", msg)
 		}
-		// Any BlockedError, even one built by hand, has a message.
-		if (&tabguard.BlockedError{Reason: nil, URL: url, Detail: crash}).Error() == "" {
-			t.Fatal("empty message")
+		// Any BlockedError, even one built by hand, has a message that
+		// starts with its reason and unwraps to it.
+		for _, reason := range []error{nil, tabguard.ErrTabCrashed, tabguard.ErrNoDocument, tabguard.ErrTabClosed,
+			tabguard.ErrBrowserGone, tabguard.ErrDialogOpen, tabguard.ErrPaused, tabguard.ErrNavigated, tabguard.ErrTerminated} {
+			be := &tabguard.BlockedError{Reason: reason, URL: url, Detail: crash}
+			msg := be.Error()
+			if msg == "" || reason != nil && (!strings.HasPrefix(msg, reason.Error()) || !errors.Is(be, reason)) {
+				t.Fatalf("BlockedError{%v, %q, %q}.Error() = %q", reason, url, crash, msg)
+			}
 		}
 	})
 }
