@@ -146,3 +146,23 @@ func (f *fixture) reload(t *testing.T) {
 	t.Helper()
 	f.call(t, proto.PageReload{})
 }
+
+// crashReported subscribes to Chrome's crash report for f's tab and returns
+// a func that waits for it. In-flight rows time the eval from the report,
+// so the bound measures tabguard, not how long Chrome takes to notice.
+func crashReported(t *testing.T, f *fixture) func() {
+	t.Helper()
+	ctx := testbrowser.Context(t, 10*time.Second)
+	seen := make(chan struct{})
+	wait := f.page.Browser().Context(ctx).EachEvent(func(e *proto.TargetTargetCrashed) bool {
+		return e.TargetID == f.page.TargetID
+	})
+	go func() { defer close(seen); wait() }()
+	return func() {
+		select {
+		case <-seen:
+		case <-ctx.Done():
+			t.Fatal("Chrome reported no crash within 10s")
+		}
+	}
+}

@@ -156,9 +156,8 @@ func crashRows() []faultRow {
 			opts: tabguard.Options{EvalTimeout: 20 * time.Second},
 			fault: func(t *testing.T, f *fixture) outcome {
 				wait := f.evalAsync(t, `() => new Promise(r => setTimeout(r, 15000))`)
-				start := time.Now()
-				crash(t, f.page)
-				return wait(start)
+				crash(t, f.page) // returns once Chrome reported the crash
+				return wait(time.Now())
 			},
 			// Cut short by the first of the two crash events, which may not
 			// carry the status yet.
@@ -170,9 +169,10 @@ func crashRows() []faultRow {
 			opts:      tabguard.Options{EvalTimeout: 20 * time.Second},
 			fault: func(t *testing.T, f *fixture) outcome {
 				wait := f.evalAsync(t, `() => new Promise(r => setTimeout(r, 15000))`)
-				start := time.Now()
+				reported := crashReported(t, f)
 				t.Logf("killed %d renderer processes", killRenderers(t, f.b))
-				return wait(start)
+				reported()
+				return wait(time.Now())
 			},
 			want: tabguard.ErrTabCrashed, msg: []string{"tab renderer crashed", ": reload the tab"},
 			fast: true, recover: reloadTab,
@@ -233,6 +233,7 @@ func scriptRows() []faultRow {
 		},
 		{
 			name: "debugger statement while paused",
+			opts: tabguard.Options{EvalTimeout: 10 * time.Second}, // the pause, not the timer, must end the eval
 			fault: func(t *testing.T, f *fixture) outcome {
 				// Someone else debugs the page: the watcher never enables Debugger.
 				_, err := proto.DebuggerEnable{}.Call(f.page.Context(testbrowser.Context(t, 5*time.Second)))

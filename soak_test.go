@@ -62,6 +62,7 @@ func (s soakTab) bounded(t *testing.T, call func(p *rod.Page) error) {
 }
 
 func TestSoak(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("soak: skipped in -short mode")
 	}
