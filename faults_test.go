@@ -203,7 +203,7 @@ func scriptRows() []faultRow {
 				return f.eval(t, `() => { while (true) {} }`)
 			},
 			want: tabguard.ErrEvalTimeout,
-			msg:  []string{"eval timed out after 600ms", "busy running script on committed page", ": terminat"},
+			msg:  []string{"eval timed out after 600ms", "busy running script on committed page", "terminat"},
 			// no recovery step: the tab answers the next eval as it is
 		},
 		{
@@ -217,7 +217,7 @@ func scriptRows() []faultRow {
 				got := second(time.Now())
 				out := first(time.Now())
 				require.ErrorIs(t, out.err, tabguard.ErrEvalTimeout)
-				require.Contains(t, out.err.Error(), ": terminat")
+				require.Contains(t, out.err.Error(), "terminat")
 				return got
 			},
 			want: tabguard.ErrTerminated, msg: []string{"eval's script was terminated by Runtime.terminateExecution: retry the eval"},

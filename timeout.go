@@ -42,15 +42,18 @@ func (w *Watcher) checkBusy(timeout time.Duration) *busyCheck {
 	window := min(busyProbeWindow, timeout/2)
 	ctx, cancel := context.WithCancel(w.page.GetContext())
 	c := &busyCheck{cancel: cancel, done: make(chan struct{}), err: errNotProbed}
+	// The probe ends with the eval's deadline even if the timer fires
+	// late on a loaded machine, so it never delays the eval's answer.
+	deadline := time.Now().Add(timeout)
 	c.timer = time.AfterFunc(timeout-window, func() {
 		defer close(c.done)
-		c.busy, c.err = w.busy(ctx, window)
+		c.busy, c.err = w.busy(ctx, deadline)
 	})
 	return c
 }
 
 // stop disarms the check, or waits for the probe it started, which ends
-// within its window; an eval that answered (answered is true) ends the
+// by the eval's deadline; an eval that answered (answered is true) ends the
 // probe at once instead.
 func (c *busyCheck) stop(answered bool) {
 	defer c.cancel()
@@ -95,14 +98,14 @@ func (w *Watcher) timedOut(c *busyCheck) string {
 }
 
 // busy reports whether the page's main thread is too busy to answer an
-// evaluate that awaits nothing within window. A tab in its first load holds
+// evaluate that awaits nothing by deadline. A tab in its first load holds
 // every renderer command, so it is not asked. err is set when the probe
 // could not tell, e.g. because the tab is refused or closing.
-func (w *Watcher) busy(ctx context.Context, window time.Duration) (bool, error) {
+func (w *Watcher) busy(ctx context.Context, deadline time.Time) (bool, error) {
 	if !w.State().Committed {
 		return false, errNotProbed
 	}
-	ctx, cancel := context.WithTimeout(ctx, window)
+	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	err := w.probe(w.page.Context(ctx), func(p *rod.Page) error {
 		_, err := proto.RuntimeEvaluate{Expression: "0"}.Call(p)
