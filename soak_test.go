@@ -26,10 +26,13 @@ const (
 	soakTabs    = 8
 	soakEvals   = 400
 	soakTimeout = 800 * time.Millisecond
-	// soakSlack is scheduling slack past each call's timeout on a loaded
-	// 2-core machine; a call later than that counts as late, and one that
-	// has not returned 5 s past it counts as hung.
-	soakSlack = 500 * time.Millisecond
+	// soakSlack is slack past each call's timeout for a 2-core machine
+	// that also runs other browsers: under chaos a timed-out eval may wait
+	// up to 200 ms for Chrome to confirm a terminate, and a starved
+	// scheduler adds more. A call later than that counts as late, and one
+	// that has not returned 5 s past its timeout counts as hung. The matrix
+	// holds single faults to the tighter timeout plus 250 ms.
+	soakSlack = 2 * time.Second
 )
 
 // soakSentinels are the answers a call may give besides a result.
@@ -77,7 +80,7 @@ func TestSoak(t *testing.T) {
 		tabs[i] = soakTab{page, watch(t, page, &tabguard.Options{EvalTimeout: soakTimeout, TerminateOnTimeout: true})}
 	}
 
-	var answered, late, hung atomic.Int64
+	var answered, late, hung, worst atomic.Int64
 	var mu sync.Mutex
 	kinds := map[string]int{}
 	var wrong []error
@@ -98,6 +101,9 @@ func TestSoak(t *testing.T) {
 			}
 		}
 		kinds[kind]++
+		if over := int64(elapsed - soakTimeout); over > worst.Load() {
+			worst.Store(over)
+		}
 		if elapsed > soakTimeout+soakSlack {
 			late.Add(1)
 			t.Errorf("late: answered after %v: %v", elapsed, err)
@@ -159,7 +165,7 @@ func TestSoak(t *testing.T) {
 
 	mu.Lock()
 	defer mu.Unlock()
-	t.Logf("soak outcomes: %v", kinds)
+	t.Logf("soak outcomes: %v; latest answer %v past its timeout", kinds, time.Duration(worst.Load()).Round(time.Millisecond))
 	fmt.Printf("soak: %d/%d answered in time, %d hung\n", answered.Load(), soakEvals, hung.Load())
 	assert.Empty(t, wrong, "answers that are neither a result nor a package sentinel")
 	assert.Zero(t, hung.Load(), "hung calls")
