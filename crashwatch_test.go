@@ -88,6 +88,8 @@ func TestWatcherCrashIdleIsRefused(t *testing.T) {
 
 	crash(t, page)
 	eventually(t, "crash to be seen", blockedBy(t, w, tabguard.ErrTabCrashed))
+	// Inspector.targetCrashed may come first, without the status.
+	eventually(t, "the crash status", func() bool { return w.State().CrashReason != "" })
 
 	start := time.Now()
 	_, err := w.Eval(testbrowser.Context(t, 10*time.Second), `() => 1`)

@@ -28,7 +28,7 @@ const (
 	soakTimeout = 800 * time.Millisecond
 	// soakSlack is slack past each call's timeout for a 2-core machine
 	// that also runs other browsers: under chaos a timed-out eval may wait
-	// up to 200 ms for Chrome to confirm a terminate, and a starved
+	// up to 100 ms for Chrome to confirm a terminate, and a starved
 	// scheduler adds more. A call later than that counts as late, and one
 	// that has not returned 5 s past its timeout counts as hung. The matrix
 	// holds single faults to the tighter timeout plus 250 ms.

@@ -16,7 +16,7 @@ const (
 	busyProbeWindow = 250 * time.Millisecond
 	// terminateTimeout bounds Runtime.terminateExecution, which Chrome
 	// answers in milliseconds even while a loop holds the main thread.
-	terminateTimeout = 200 * time.Millisecond
+	terminateTimeout = 100 * time.Millisecond
 	// eventGrace is how long an ambiguous CDP error waits for the event
 	// that explains it, which may trail the reply.
 	eventGrace = 100 * time.Millisecond
