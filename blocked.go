@@ -2,6 +2,7 @@ package tabguard
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 )
 
@@ -18,7 +19,23 @@ var (
 	// ErrBrowserGone reports that the connection to the browser is lost:
 	// the browser process died or its DevTools socket closed.
 	ErrBrowserGone = errors.New("browser is gone")
+	// ErrDialogOpen reports that an alert, confirm, prompt or beforeunload
+	// dialog is open: the page runs no script until it is closed.
+	ErrDialogOpen = errors.New("tab has a JavaScript dialog open")
+	// ErrPaused reports that the page's JavaScript is paused in the
+	// debugger, by a breakpoint or a debugger statement.
+	ErrPaused = errors.New("tab is paused in the debugger")
+	// ErrNavigated reports that the page navigated away, or reloaded,
+	// while an eval ran: the document it ran in is gone.
+	ErrNavigated = errors.New("page navigated away during the eval")
+	// ErrTerminated reports that Runtime.terminateExecution stopped the
+	// eval's script: another eval on the tab timed out with
+	// Options.TerminateOnTimeout, or another client terminated it.
+	ErrTerminated = errors.New("eval's script was terminated")
 )
+
+// maxDetailBytes caps the dialog text quoted in an error.
+const maxDetailBytes = 200
 
 // errorPageURL is the URL Chrome commits in place of a page that failed to load.
 const errorPageURL = "chrome-error://chromewebdata/"
@@ -46,6 +63,21 @@ type TabState struct {
 	Closed bool
 	// BrowserGone reports that the browser connection is lost.
 	BrowserGone bool
+	// DialogOpen reports that a JavaScript dialog is open on the tab.
+	DialogOpen bool
+	// DialogType is the open dialog's type: "alert", "confirm", "prompt"
+	// or "beforeunload"; it may be empty.
+	DialogType string
+	// DialogMessage is the open dialog's text.
+	DialogMessage string
+	// Paused reports that the page is paused in the debugger. It is only
+	// known when Debugger was enabled on the page's session: the watcher
+	// does not enable it, since that would make every debugger statement
+	// and breakpoint stop the page.
+	Paused bool
+	// PauseReason is Chrome's reason for the pause, such as "other" (a
+	// debugger statement or breakpoint) or "exception".
+	PauseReason string
 }
 
 // EvalBlockedReason returns nil when an eval on a tab in state s may
@@ -55,7 +87,8 @@ type TabState struct {
 // browser, then a closed tab (neither can be fixed by reloading), then a
 // crashed renderer (a crash often surfaces as a late net::ERR_FAILED, so it
 // wins over a load error), then a main frame with no document of the page:
-// a recorded load error or an error page. A tab in its first load, with
+// a recorded load error or an error page, then an open JavaScript dialog,
+// then a debugger pause (both only hold a live page). A tab in its first load, with
 // nothing committed and no error, is not refused: an eval then waits for the
 // load as callers expect, within its deadline.
 func EvalBlockedReason(s TabState) error {
@@ -70,18 +103,36 @@ func EvalBlockedReason(s TabState) error {
 		return &BlockedError{Reason: ErrNoDocument, URL: s.URL, Detail: s.LoadError}
 	case s.ErrorPage:
 		return &BlockedError{Reason: ErrNoDocument, URL: s.URL, Detail: "error page"}
+	case s.DialogOpen:
+		return &BlockedError{Reason: ErrDialogOpen, URL: s.URL, Detail: dialogDetail(s.DialogType, s.DialogMessage)}
+	case s.Paused:
+		return &BlockedError{Reason: ErrPaused, URL: s.URL, Detail: s.PauseReason}
 	}
 	return nil
 }
 
+// dialogDetail names a dialog by type and quoted text, such as
+// alert "Session expired", the text cut at maxDetailBytes.
+func dialogDetail(typ, msg string) string {
+	if typ == "" {
+		typ = "dialog"
+	}
+	if len(msg) > maxDetailBytes {
+		msg = msg[:runeCut(msg, maxDetailBytes)] + "..."
+	}
+	return typ + " " + strconv.Quote(msg)
+}
+
 // BlockedError explains why an eval was refused or cut short.
 type BlockedError struct {
-	// Reason is one of ErrTabCrashed, ErrNoDocument, ErrTabClosed, ErrBrowserGone.
+	// Reason is one of ErrTabCrashed, ErrNoDocument, ErrTabClosed,
+	// ErrBrowserGone, ErrDialogOpen, ErrPaused, ErrNavigated, ErrTerminated.
 	Reason error
 	// URL is the last known URL of the tab; it may be empty.
 	URL string
-	// Detail is the crash status ("oom") or the load error
-	// ("net::ERR_CONNECTION_REFUSED"); it may be empty.
+	// Detail is the crash status ("oom"), the load error
+	// ("net::ERR_CONNECTION_REFUSED"), the dialog (alert "hello") or the
+	// pause reason ("other"); it may be empty.
 	Detail string
 }
 
@@ -113,6 +164,23 @@ func (e *BlockedError) Error() string {
 		b.WriteString(": open a new tab")
 	case ErrBrowserGone:
 		b.WriteString(": reconnect to or relaunch the browser")
+	case ErrDialogOpen:
+		if e.Detail != "" {
+			b.WriteString(": " + e.Detail)
+		}
+		b.WriteString(": accept or dismiss it with Page.handleJavaScriptDialog (proto.PageHandleJavaScriptDialog)")
+	case ErrPaused:
+		if e.Detail != "" {
+			b.WriteString(" (reason: " + e.Detail + ")")
+		}
+		b.WriteString(": resume it with Debugger.resume (proto.DebuggerResume)")
+	case ErrTerminated:
+		b.WriteString(" by Runtime.terminateExecution: retry the eval")
+	case ErrNavigated:
+		if e.URL != "" {
+			b.WriteString(" (now at " + e.URL + ")")
+		}
+		b.WriteString(": retry the eval")
 	default:
 		if e.Detail != "" {
 			b.WriteString(": " + e.Detail)

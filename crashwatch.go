@@ -25,17 +25,28 @@ type Options struct {
 	EvalTimeout time.Duration
 	// Logger receives crashes, refusals and timeouts; nil means silent.
 	Logger *slog.Logger
+	// TerminateOnTimeout makes an eval that times out while a script holds
+	// the page's main thread (a while(true), a long synchronous loop) call
+	// Runtime.terminateExecution before it returns, so the tab answers the
+	// next eval. Without it a deadline stops only the wait: the script runs
+	// on, and every later eval on the tab times out too. It is off by
+	// default because it stops whatever script runs at that moment, the
+	// page's own as well as the eval's, which may leave the page half
+	// updated. Turn it on when the program owns the tab (a crawler, a test
+	// runner) and a stuck script must not take the tab with it.
+	TerminateOnTimeout bool
 }
 
 // Watcher follows one tab through its CDP target and load events and
 // evaluates on it with a deadline, refusing up front when the tab cannot
 // answer. Its methods are safe for concurrent use.
 type Watcher struct {
-	page    *rod.Page // bound to the watcher's own context, derived from the page's
-	timeout time.Duration
-	log     *slog.Logger
-	cancel  context.CancelFunc
-	wg      sync.WaitGroup
+	page      *rod.Page // bound to the watcher's own context, derived from the page's
+	timeout   time.Duration
+	terminate bool
+	log       *slog.Logger
+	cancel    context.CancelFunc
+	wg        sync.WaitGroup
 
 	mu         sync.Mutex
 	state      TabState
@@ -43,11 +54,19 @@ type Watcher struct {
 	navSeq     uint64 // counts navigation news, so a late probe never overwrites it
 	mainFrame  proto.PageFrameID
 	docRequest proto.NetworkRequestID
+	beforeLoad TabState // the state when docRequest started, for a cancelled load
 	inflight   map[*inflight]struct{}
+	// terminations counts Runtime.terminateExecution calls, which also
+	// stop the scripts of other evals in flight.
+	terminations uint64
 }
 
 // inflight is one eval in progress, cut short with a cause when the tab dies.
-type inflight struct{ cancel context.CancelCauseFunc }
+type inflight struct {
+	cancel       context.CancelCauseFunc
+	navSeq       uint64 // w.navSeq when it was admitted
+	terminations uint64 // w.terminations when it was admitted
+}
 
 // Watch starts following page and returns a Watcher that evaluates on it.
 // opts may be nil. The caller should call Close when finished.
@@ -60,7 +79,10 @@ type inflight struct{ cancel context.CancelCauseFunc }
 // URL from the browser side, which answers even when the renderer does not.
 // It returns within a few milliseconds on a healthy tab; on a tab whose
 // renderer is busy (a runaway script, an open dialog) it gives up asking
-// the renderer after about a second.
+// the renderer after about a second. A JavaScript dialog that opened before
+// Watch cannot be learned (Chrome holds every page command while it is open
+// and replays no event), so evals then time out as on a busy page; dialogs
+// that open later are refused with [ErrDialogOpen].
 //
 // A nil page gives [ErrInvalidArgument]; a closed tab, or a browser that went
 // away, gives a [*BlockedError] with [ErrTabClosed] or [ErrBrowserGone].
@@ -78,6 +100,7 @@ func Watch(page *rod.Page, opts *Options) (*Watcher, error) {
 	w := &Watcher{
 		page:      page.Context(ctx),
 		timeout:   opts.EvalTimeout,
+		terminate: opts.TerminateOnTimeout,
 		log:       opts.Logger,
 		cancel:    cancel,
 		mainFrame: page.FrameID,
@@ -253,6 +276,7 @@ func (w *Watcher) enter(call *inflight) error {
 	if err := EvalBlockedReason(w.state); err != nil {
 		return err
 	}
+	call.navSeq, call.terminations = w.navSeq, w.terminations
 	w.inflight[call] = struct{}{}
 	return nil
 }

@@ -2,12 +2,13 @@
 // deadline-safe: an eval on a browser tab always answers, in time, with its
 // real reason.
 //
-// A tab whose renderer crashed, or whose main frame never committed a
-// document, answers nothing: rod retries a missing execution context until
-// its context ends, and Chrome holds page commands after a crash until the
-// next navigation. tabguard gives every eval a deadline, refuses tabs that
-// cannot answer before sending anything, and fails in-flight evals the moment
-// the renderer dies.
+// A tab whose renderer crashed, whose main frame never committed a document,
+// that shows a JavaScript dialog or is paused in the debugger answers
+// nothing: rod retries a missing execution context until its context ends,
+// and Chrome holds page commands after a crash until the next navigation.
+// tabguard gives every eval a deadline, refuses tabs that cannot answer
+// before sending anything, and fails in-flight evals the moment the
+// renderer dies, a dialog opens or the debugger pauses.
 //
 // The pieces stand alone:
 //
@@ -31,7 +32,11 @@
 //	switch {
 //	case errors.Is(err, tabguard.ErrTabCrashed):
 //		// reload the tab, e.g. proto.PageReload{}.Call(page)
+//	case errors.Is(err, tabguard.ErrDialogOpen):
+//		// proto.PageHandleJavaScriptDialog{Accept: true}.Call(page)
+//	case errors.Is(err, tabguard.ErrNavigated):
+//		// the page moved on under the eval: retry it
 //	case errors.Is(err, tabguard.ErrEvalTimeout):
-//		// the page is slow or a script is stuck
+//		// the page is slow or a script is stuck; the message says which
 //	}
 package tabguard

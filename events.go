@@ -63,6 +63,24 @@ func (w *Watcher) onPageEvent(m *rod.Message) {
 	switch m.Method {
 	case (proto.InspectorTargetCrashed{}).ProtoEvent():
 		w.crashed("")
+	case (proto.PageJavascriptDialogOpening{}).ProtoEvent():
+		var e proto.PageJavascriptDialogOpening
+		if m.Load(&e) {
+			w.stalled("tabguard: JavaScript dialog opened", func(s *TabState) {
+				s.DialogOpen, s.DialogType, s.DialogMessage = true, string(e.Type), e.Message
+			})
+		}
+	case (proto.PageJavascriptDialogClosed{}).ProtoEvent():
+		w.unstalled(func(s *TabState) { s.DialogOpen, s.DialogType, s.DialogMessage = false, "", "" })
+	case (proto.DebuggerPaused{}).ProtoEvent():
+		var e proto.DebuggerPaused
+		if m.Load(&e) {
+			w.stalled("tabguard: tab paused in the debugger", func(s *TabState) {
+				s.Paused, s.PauseReason = true, string(e.Reason)
+			})
+		}
+	case (proto.DebuggerResumed{}).ProtoEvent():
+		w.unstalled(func(s *TabState) { s.Paused, s.PauseReason = false, "" })
 	case (proto.PageFrameNavigated{}).ProtoEvent():
 		var e proto.PageFrameNavigated
 		if m.Load(&e) && e.Frame != nil && e.Frame.ParentID == "" {
@@ -82,7 +100,13 @@ func (w *Watcher) onPageEvent(m *rod.Message) {
 		if m.Load(&e) && e.Type == proto.NetworkResourceTypeDocument && e.Request != nil {
 			w.update(func(s *TabState) {
 				if e.FrameID == w.mainFrame && string(e.RequestID) == string(e.LoaderID) {
-					w.docRequest, s.URL = e.RequestID, e.Request.URL
+					w.docRequest, w.beforeLoad = e.RequestID, *s
+					if s.URL == "about:blank" {
+						// A new tab's blank document holds renderer commands
+						// until the first page commits: nothing is there yet.
+						s.Committed = false
+					}
+					s.URL = e.Request.URL
 				}
 			})
 		}
@@ -90,9 +114,13 @@ func (w *Watcher) onPageEvent(m *rod.Message) {
 		var e proto.NetworkLoadingFailed
 		// A cancelled load (stopLoading, a newer navigation) leaves the tab
 		// with what it had, so only a real failure is recorded.
-		if m.Load(&e) && !e.Canceled {
+		if m.Load(&e) {
 			w.update(func(s *TabState) {
-				if e.RequestID == w.docRequest {
+				switch {
+				case e.RequestID != w.docRequest:
+				case e.Canceled:
+					s.URL, s.Committed = w.beforeLoad.URL, w.beforeLoad.Committed
+				default:
 					s.LoadError = e.ErrorText
 				}
 			})
@@ -115,6 +143,7 @@ func (w *Watcher) committed(f *proto.PageFrame) {
 	w.update(func(s *TabState) {
 		w.mainFrame = f.ID
 		s.Crashed, s.CrashReason = false, ""
+		clearStall(s) // a new document has no dialog and no pause
 		if f.UnreachableURL != "" {
 			s.URL, s.Committed, s.ErrorPage = f.UnreachableURL, false, true
 			return
@@ -130,6 +159,7 @@ func (w *Watcher) crashed(status string) {
 	w.mu.Lock()
 	first := !w.state.Crashed
 	w.state.Crashed = true
+	clearStall(&w.state) // the renderer took its dialog or pause with it
 	if status != "" {
 		w.state.CrashReason = status
 	}
@@ -156,4 +186,33 @@ func (w *Watcher) lost(err *BlockedError) {
 	}
 	err.URL = w.state.URL
 	w.failInflight(err)
+}
+
+// stalled records that the page stopped running script (a dialog opened, the
+// debugger paused) and cuts the evals in flight short: they would wait for
+// the page until their deadline.
+func (w *Watcher) stalled(msg string, f func(*TabState)) {
+	w.mu.Lock()
+	f(&w.state)
+	err := EvalBlockedReason(w.state)
+	if err != nil {
+		w.failInflight(err)
+	}
+	w.mu.Unlock()
+	if w.log != nil {
+		w.log.Warn(msg, "target", w.page.TargetID, "err", err)
+	}
+}
+
+// unstalled records that the page runs script again.
+func (w *Watcher) unstalled(f func(*TabState)) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	f(&w.state)
+}
+
+// clearStall forgets a dialog and a pause.
+func clearStall(s *TabState) {
+	s.DialogOpen, s.DialogType, s.DialogMessage = false, "", ""
+	s.Paused, s.PauseReason = false, ""
 }

@@ -18,7 +18,10 @@ import (
 )
 
 // serve starts a 127.0.0.1 server for t: "/" is a small page, "/stall" never
-// answers (until the request is cancelled), "/big?kb=N" is a page of about N KiB.
+// answers (until the request is cancelled), "/trickle" sends its headers and
+// the start of a body and then stalls, "/big?kb=N" is a page of about N KiB,
+// "/reload50" reloads itself every 50 ms and "/reload-inline" reloads as soon
+// as its inline script is parsed.
 func serve(t testing.TB) *httptest.Server {
 	t.Helper()
 	mux := http.NewServeMux()
@@ -28,11 +31,26 @@ func serve(t testing.TB) *httptest.Server {
 	mux.HandleFunc("/stall", func(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done() // return when the browser gives up, or Close blocks
 	})
+	mux.HandleFunc("/trickle", func(w http.ResponseWriter, r *http.Request) {
+		// Chrome sniffs the first 1 KiB for a charset before it parses.
+		fmt.Fprint(w, `<!doctype html><html><head><meta charset="utf-8"><title>partial</title></head><body><p>first part`)
+		fmt.Fprint(w, "<!--"+strings.Repeat(" ", 2048)+"-->")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	})
+	mux.HandleFunc("/reload50", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>reload50</title><script>setTimeout(() => location.reload(), 50)</script>`)
+	})
+	mux.HandleFunc("/reload-inline", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>reload-inline</title><script>location.reload()</script>`)
+	})
 	mux.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) {
 		var kb int
 		fmt.Sscan(r.URL.Query().Get("kb"), &kb)
 		fmt.Fprint(w, "<!doctype html><html><body>")
-		row := "<li>héllo wörld 日本語 👩‍💻</li>\n" // 1, 2, 3 and 4-byte runes and a ZWJ sequence
+		// 1, 2, 3 and 4-byte runes and a ZWJ sequence, in long paragraphs:
+		// few elements, so the page loads in a blink even when it is big.
+		row := "<p>" + strings.Repeat("héllo wörld 日本語 👩‍💻 ", 100) + "</p>\n"
 		fmt.Fprint(w, strings.Repeat(row, kb*1024/len(row)+1))
 		fmt.Fprint(w, "</body></html>")
 	})

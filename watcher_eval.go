@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/cdp"
@@ -23,8 +24,13 @@ import (
 // It refuses up front with the [*BlockedError] of [Watcher.Blocked], making no
 // CDP call. Otherwise it evaluates with the deadline of [EvalWithTimeout]
 // (Options.EvalTimeout) and returns early with ErrTabCrashed the moment the
-// renderer dies, with ErrTabClosed when the tab closes, and with ctx.Err()
-// when ctx is done. A JavaScript exception comes back as a [*rod.EvalError].
+// renderer dies, ErrDialogOpen when a JavaScript dialog opens, ErrPaused
+// when the debugger pauses the page, ErrNavigated when the page navigates
+// away under the eval, ErrTabClosed when the tab closes, ErrBrowserGone when
+// the browser does, and ctx.Err() when ctx is done. A timeout says whether
+// the tab was still loading, busy running script, or answering while the
+// eval's promise never settled (see Options.TerminateOnTimeout). A
+// JavaScript exception comes back as a [*rod.EvalError].
 //
 // Args are sent as JSON, except a [*proto.RuntimeRemoteObject], which is
 // passed by reference. Eval calls Runtime.evaluate (or Runtime.callFunctionOn
@@ -65,18 +71,70 @@ func (w *Watcher) do(ctx context.Context, fn func(*rod.Page) error) error {
 		return err
 	}
 	defer w.leave(call)
-	return w.finish(ctx, tctx, fn(w.page.Context(tctx)))
+	check := w.checkBusy(w.timeout)
+	err := fn(w.page.Context(tctx))
+	check.stop(tctx.Err() == nil)
+	switch {
+	case err == nil:
+	case w.terminatedDuring(call, err):
+		err = w.blocked(ErrTerminated)
+	case w.navigatedDuring(call, err):
+		err = w.blocked(ErrNavigated)
+	}
+	return w.finish(ctx, tctx, err, check)
+}
+
+// terminatedDuring reports whether Runtime.terminateExecution stopped
+// call's script. Chrome 156 answers such an evaluate (awaitPromise,
+// returnByValue) with a bare -32603 "Internal error", which is only taken
+// for a termination when this watcher terminated a script meanwhile; a
+// termination by another client then passes through as it is. An
+// "Execution was terminated" error always counts.
+func (w *Watcher) terminatedDuring(call *inflight, err error) bool {
+	var ce *cdp.Error
+	switch {
+	case !errors.As(err, &ce):
+		return false
+	case ce.Code == -32000 && ce.Message == "Execution was terminated":
+		return true
+	case ce.Code != -32603:
+		return false
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.terminations != call.terminations
+}
+
+// navigatedDuring reports whether err is Chrome's bare "Internal error",
+// which Runtime.evaluate can give when its document goes away under it,
+// and navigation news arrived while call ran, or the tab is now refused:
+// then that is the reason. The news may trail the reply by a few
+// milliseconds, so it is awaited for up to eventGrace. Otherwise the error
+// passes through as it is.
+func (w *Watcher) navigatedDuring(call *inflight, err error) bool {
+	var ce *cdp.Error
+	if !errors.As(err, &ce) || ce.Code != -32603 {
+		return false
+	}
+	for start := time.Now(); ; time.Sleep(eventGrace / 10) {
+		w.mu.Lock()
+		news := w.navSeq != call.navSeq || EvalBlockedReason(w.state) != nil
+		w.mu.Unlock()
+		if news || time.Since(start) >= eventGrace {
+			return news
+		}
+	}
 }
 
 // finish turns what the CDP call returned into the package's errors.
-func (w *Watcher) finish(parent, tctx context.Context, err error) error {
+func (w *Watcher) finish(parent, tctx context.Context, err error, check *busyCheck) error {
 	if err == nil {
 		return nil
 	}
 	err = deadlineError(parent, tctx, w.classify(err))
 	var te *timeoutError
 	if errors.As(err, &te) {
-		err = &timeoutError{timeout: te.timeout, doing: w.doing()}
+		err = &timeoutError{timeout: te.timeout, doing: w.timedOut(check)}
 		w.logf("tabguard: eval timed out", err)
 	}
 	return err
@@ -95,6 +153,13 @@ func (w *Watcher) classify(err error) error {
 	case isCDP && (ce.Code == cdp.ErrSessionNotFound.Code ||
 		ce.Code == -32602 && strings.Contains(ce.Message, "No target with given id")):
 		return w.blocked(ErrTabClosed)
+	case isCDP && ce.Code == -32000 && (ce.Message == "Inspected target navigated or closed" ||
+		strings.HasPrefix(ce.Message, "Cannot find default execution context") ||
+		ce.Message == cdp.ErrCtxNotFound.Message):
+		// The document the eval ran in was replaced (or, if the state says
+		// so, the tab closed). Retrying is the caller's call, within its
+		// own deadline, never a silent loop here.
+		return w.blocked(ErrNavigated)
 	case errors.Is(err, io.EOF), errors.Is(err, net.ErrClosed):
 		w.lost(&BlockedError{Reason: ErrBrowserGone})
 		return w.blocked(ErrBrowserGone)
@@ -109,20 +174,6 @@ func (w *Watcher) blocked(reason error) error {
 		return err
 	}
 	return &BlockedError{Reason: reason, URL: s.URL}
-}
-
-// doing says what the tab was doing when an eval ran out of time, so a
-// caller can tell a slow page from a stuck script.
-func (w *Watcher) doing() string {
-	s := w.State()
-	switch {
-	case !s.Committed && s.URL != "":
-		return "tab still loading " + s.URL
-	case !s.Committed:
-		return "tab still loading"
-	default:
-		return "page " + s.URL + " is loaded: a script is busy or a promise never settled"
-	}
 }
 
 func (w *Watcher) logf(msg string, err error) {

@@ -1,0 +1,168 @@
+package tabguard_test
+
+import (
+	"bytes"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/testbrowser"
+)
+
+// fixture is one matrix row's tab: its browser, server, page and watcher.
+type fixture struct {
+	b    *testbrowser.Browser
+	srv  *httptest.Server
+	page *rod.Page
+	w    *tabguard.Watcher
+
+	timeout time.Duration // the watcher's EvalTimeout
+}
+
+// outcome is what one eval returned, and how long it took from a moment the
+// row chose: the start of the eval, or the injection of the fault.
+type outcome struct {
+	res     *proto.RuntimeRemoteObject
+	err     error
+	elapsed time.Duration
+}
+
+// eval runs js on f's watcher and times it from its start.
+func (f *fixture) eval(t *testing.T, js string) outcome {
+	t.Helper()
+	start := time.Now()
+	res, err := f.w.Eval(testbrowser.Context(t, 30*time.Second), js)
+	return outcome{res, err, time.Since(start)}
+}
+
+// evalAsync starts js on f's watcher and returns a func that waits for its
+// outcome, timed from the moment that func is called with from.
+func (f *fixture) evalAsync(t *testing.T, js string) func(from time.Time) outcome {
+	t.Helper()
+	type answer struct {
+		res *proto.RuntimeRemoteObject
+		err error
+		at  time.Time
+	}
+	done := make(chan answer, 1)
+	go func() {
+		res, err := f.w.Eval(testbrowser.Context(t, 30*time.Second), js)
+		done <- answer{res, err, time.Now()}
+	}()
+	time.Sleep(200 * time.Millisecond) // let the eval reach the renderer
+	return func(from time.Time) outcome {
+		select {
+		case a := <-done:
+			return outcome{a.res, a.err, a.at.Sub(from)}
+		case <-time.After(30 * time.Second):
+			t.Fatal("eval still in flight after 30s")
+			return outcome{}
+		}
+	}
+}
+
+// call runs a CDP call on the page's session under a 5 s context.
+func (f *fixture) call(t *testing.T, req interface {
+	Call(proto.Client) error
+}) {
+	t.Helper()
+	require.NoError(t, req.Call(f.page.Context(testbrowser.Context(t, 5*time.Second))))
+}
+
+// runJS evaluates expression on the tab with CDP directly, bypassing the
+// watcher, as the page itself or another client would.
+func (f *fixture) runJS(t *testing.T, expression string) {
+	t.Helper()
+	_, err := proto.RuntimeEvaluate{Expression: expression}.Call(f.page.Context(testbrowser.Context(t, 5*time.Second)))
+	require.NoError(t, err)
+}
+
+// dedicated launches a browser of the row's own, for faults that would take
+// other tests' tabs with them, and ends it when t ends.
+func dedicated(t *testing.T) *testbrowser.Browser {
+	t.Helper()
+	b, err := testbrowser.Launch()
+	require.NoError(t, err)
+	t.Cleanup(b.Close)
+	return b
+}
+
+// killRenderers SIGKILLs every renderer process of browser b: the
+// descendants of its launcher PID whose command line has --type=renderer.
+// A tab cannot be mapped to its PID, so b should hold only the row's tab.
+func killRenderers(t *testing.T, b *testbrowser.Browser) int {
+	t.Helper()
+	stats, err := filepath.Glob("/proc/[0-9]*/stat")
+	if err != nil || len(stats) == 0 {
+		t.Skip("no /proc to find renderer processes in: this row needs Linux procfs")
+	}
+	children := map[int][]int{}
+	for _, path := range stats {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			continue // the process exited meanwhile
+		}
+		// pid (comm) state ppid ...; comm may hold spaces and parentheses.
+		rest := data[bytes.LastIndexByte(data, ')')+1:]
+		fields := strings.Fields(string(rest))
+		pid, err1 := strconv.Atoi(filepath.Base(filepath.Dir(path)))
+		ppid, err2 := strconv.Atoi(fields[1])
+		if err1 == nil && err2 == nil {
+			children[ppid] = append(children[ppid], pid)
+		}
+	}
+	killed := 0
+	queue := []int{b.Launcher.PID()}
+	for len(queue) > 0 {
+		pid := queue[0]
+		queue = append(queue[1:], children[pid]...)
+		cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+		if bytes.Contains(cmdline, []byte("--type=renderer")) && syscall.Kill(pid, syscall.SIGKILL) == nil {
+			killed++
+		}
+	}
+	require.NotZero(t, killed, "no renderer process under browser PID %d", b.Launcher.PID())
+	return killed
+}
+
+// waitBlocked waits until f's watcher refuses evals with reason.
+func (f *fixture) waitBlocked(t *testing.T, reason error) {
+	t.Helper()
+	eventually(t, "a refusal with "+reason.Error(), blockedBy(t, f.w, reason))
+}
+
+// reload reloads the tab from the browser side: rod's page.Reload runs
+// JavaScript, which a crashed or stalled tab never answers.
+func (f *fixture) reload(t *testing.T) {
+	t.Helper()
+	f.call(t, proto.PageReload{})
+}
+
+// crashReported subscribes to Chrome's crash report for f's tab and returns
+// a func that waits for it. In-flight rows time the eval from the report,
+// so the bound measures tabguard, not how long Chrome takes to notice.
+func crashReported(t *testing.T, f *fixture) func() {
+	t.Helper()
+	ctx := testbrowser.Context(t, 10*time.Second)
+	seen := make(chan struct{})
+	wait := f.page.Browser().Context(ctx).EachEvent(func(e *proto.TargetTargetCrashed) bool {
+		return e.TargetID == f.page.TargetID
+	})
+	go func() { defer close(seen); wait() }()
+	return func() {
+		select {
+		case <-seen:
+		case <-ctx.Done():
+			t.Fatal("Chrome reported no crash within 10s")
+		}
+	}
+}

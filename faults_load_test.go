@@ -1,0 +1,183 @@
+package tabguard_test
+
+import (
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/testbrowser"
+)
+
+func stopLoading(t *testing.T, f *fixture) *tabguard.Watcher {
+	f.call(t, proto.PageStopLoading{})
+	return f.w
+}
+
+// loadFailed navigates to url, which must fail, and evaluates once the
+// watcher has seen the failure.
+func loadFailed(url func(t testing.TB) string) func(t *testing.T, f *fixture) outcome {
+	return func(t *testing.T, f *fixture) outcome {
+		require.Error(t, navigate(t, f.page, url(t)))
+		return refused(tabguard.ErrNoDocument)(t, f)
+	}
+}
+
+func loadRows() []faultRow {
+	again := ": navigate the tab again"
+	return []faultRow{
+		{
+			name: "first load never answers", path: "-",
+			fault: func(t *testing.T, f *fixture) outcome {
+				go func() { _ = navigate(t, f.page, f.srv.URL+"/stall") }()
+				eventually(t, "the load to start", func() bool { return f.w.State().URL == f.srv.URL+"/stall" })
+				out := f.eval(t, `() => 1`)
+				assert.Contains(t, out.err.Error(), "tab still loading "+f.srv.URL+"/stall")
+				return out
+			},
+			want: tabguard.ErrEvalTimeout, msg: []string{"eval timed out after 600ms (tab still loading http://127.0.0.1:"},
+			recover: stopLoading,
+		},
+		{
+			name: "connection refused", path: "-", fault: loadFailed(testbrowser.DeadURL),
+			want: tabguard.ErrNoDocument, msg: []string{"tab has no document: net::ERR_CONNECTION_REFUSED loading http://127.0.0.1:", again},
+			fast: true, recover: navigateHome,
+		},
+		{
+			name: "unresolvable host", path: "-",
+			fault: loadFailed(func(testing.TB) string { return "http://nonexistent.invalid/" }),
+			want:  tabguard.ErrNoDocument, msg: []string{"tab has no document: net::ERR_NAME_NOT_RESOLVED loading http://nonexistent.invalid/" + again},
+			fast: true, recover: navigateHome,
+		},
+		{
+			name: "body stalls after headers", path: "-",
+			fault: func(t *testing.T, f *fixture) outcome {
+				require.NoError(t, navigate(t, f.page, f.srv.URL+"/trickle")) // commits on the headers
+				// Every eval answers while the body stalls; the parser may
+				// take a moment to reach the title.
+				eventually(t, "the title to be parsed", func() bool {
+					out := f.eval(t, `() => document.title`)
+					require.NoError(t, out.err)
+					return out.res.Value.Str() == "partial"
+				})
+				return f.eval(t, `() => document.readyState + " " + document.title`)
+			},
+			msg: []string{"loading partial"}, fast: true, recover: stopLoading,
+		},
+		{
+			name: "reload every 50 ms", path: "/reload50",
+			opts: tabguard.Options{EvalTimeout: 5 * time.Second},
+			fault: func(t *testing.T, f *fixture) outcome {
+				reloading(t, f, 30)
+				return f.eval(t, `() => new Promise(r => setTimeout(r, 2000))`) // spans a reload
+			},
+			want: tabguard.ErrNavigated, msg: []string{"page navigated away during the eval (now at http://127.0.0.1:", "retry the eval"},
+			fast: true, recover: navigateHome,
+		},
+		{
+			name: "reload as soon as parsed", path: "-",
+			opts: tabguard.Options{EvalTimeout: 5 * time.Second},
+			fault: func(t *testing.T, f *fixture) outcome {
+				go func() { _ = navigate(t, f.page, f.srv.URL+"/reload-inline") }()
+				eventually(t, "the reloads to start", func() bool { return strings.HasSuffix(f.w.State().URL, "/reload-inline") })
+				reloading(t, f, 30)
+				return f.eval(t, `() => new Promise(r => setTimeout(r, 2000))`)
+			},
+			want: tabguard.ErrNavigated, msg: []string{"page navigated away during the eval", "retry the eval"},
+			fast: true, recover: navigateHome,
+		},
+		{
+			name: "5 MB DOM", path: "/big?kb=5120",
+			opts: tabguard.Options{EvalTimeout: 10 * time.Second},
+			fault: func(t *testing.T, f *fixture) outcome {
+				// Chrome takes seconds to load 5 MB on a busy machine.
+				for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+					res, err := f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => document.readyState`)
+					if err == nil && res.Value.Str() == "complete" {
+						break
+					}
+					require.True(t, time.Now().Before(deadline), "page not loaded after 30s: %v", err)
+				}
+				start := time.Now()
+				dom, err := f.w.DOM(testbrowser.Context(t, 20*time.Second), 0)
+				out := outcome{err: err, elapsed: time.Since(start)}
+				require.NoError(t, err)
+				assert.True(t, dom.Truncated)
+				assert.Greater(t, dom.Size, 5<<20)
+				assert.True(t, utf8.ValidString(dom.HTML), "cut inside a rune")
+				notice := "\n<!-- truncated: showing "
+				i := strings.LastIndex(dom.HTML, notice)
+				require.Positive(t, i, "no truncation notice")
+				assert.LessOrEqual(t, i, tabguard.DefaultMaxDOMBytes)
+				assert.Contains(t, dom.HTML[i:], " of "+strconv.Itoa(dom.Size)+" bytes")
+				assert.True(t, strings.HasPrefix(dom.HTML, "<html><head></head><body><p>héllo wörld"), "not a prefix: %.40q", dom.HTML)
+				return out
+			},
+		},
+	}
+}
+
+// reloading evaluates n short scripts on a tab that keeps reloading: each
+// must answer in time, with its result or ErrNavigated.
+func reloading(t *testing.T, f *fixture, n int) {
+	t.Helper()
+	ok := 0
+	for i := range n {
+		out := f.eval(t, `() => document.title`)
+		assert.Less(t, out.elapsed, f.timeout+lateMargin, "eval %d", i)
+		if out.err == nil {
+			ok++
+		} else {
+			assert.ErrorIs(t, out.err, tabguard.ErrNavigated, "eval %d", i)
+		}
+	}
+	t.Logf("%d/%d short evals answered with a result, the rest with ErrNavigated", ok, n)
+}
+
+func goneRows() []faultRow {
+	return []faultRow{
+		{
+			name: "tab closed",
+			opts: tabguard.Options{EvalTimeout: 20 * time.Second},
+			fault: func(t *testing.T, f *fixture) outcome {
+				wait := f.evalAsync(t, `() => new Promise(() => {})`)
+				start := time.Now()
+				_, err := proto.TargetCloseTarget{TargetID: f.page.TargetID}.Call(f.b.Context(testbrowser.Context(t, 5*time.Second)))
+				require.NoError(t, err)
+				inFlight := wait(start)
+				require.ErrorIs(t, inFlight.err, tabguard.ErrTabClosed, "the eval in flight")
+				assert.Less(t, inFlight.elapsed, fastBound)
+				f.waitBlocked(t, tabguard.ErrTabClosed)
+				return f.eval(t, `() => 1`)
+			},
+			want: tabguard.ErrTabClosed, msg: []string{"tab is closed: open a new tab"},
+			fast: true, recover: newTab,
+		},
+		{
+			name:      "browser process killed",
+			dedicated: true,
+			opts:      tabguard.Options{EvalTimeout: 20 * time.Second},
+			fault: func(t *testing.T, f *fixture) outcome {
+				wait := f.evalAsync(t, `() => new Promise(() => {})`)
+				start := time.Now()
+				require.NoError(t, syscall.Kill(f.b.Launcher.PID(), syscall.SIGKILL))
+				inFlight := wait(start)
+				require.ErrorIs(t, inFlight.err, tabguard.ErrBrowserGone, "the eval in flight")
+				assert.Less(t, inFlight.elapsed, fastBound)
+				return f.eval(t, `() => 1`)
+			},
+			want: tabguard.ErrBrowserGone, msg: []string{"browser is gone: reconnect to or relaunch the browser"},
+			fast: true,
+			recover: func(t *testing.T, f *fixture) *tabguard.Watcher {
+				f.b = dedicated(t)
+				return newTab(t, f)
+			},
+		},
+	}
+}
