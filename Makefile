@@ -1,9 +1,11 @@
-# make test: what CI runs. make demo: the four outcomes on a real tab.
+# make test: the tests. make demo: the four outcomes on a real tab.
+# CI (.ci/run) runs make test, then make fuzz and make bench-smoke.
 GO ?= go
+FUZZTIME ?= 30s
 # Nested modules (examples with their own go.mod) are tested on their own.
 MODULES := $(patsubst %/go.mod,%,$(wildcard examples/*/go.mod))
 
-.PHONY: test demo browser lint bench
+.PHONY: test demo browser lint bench bench-smoke fuzz
 
 browser:
 	@bash scripts/ensure-browser
@@ -22,3 +24,12 @@ demo: browser
 
 bench: browser
 	bash scripts/bench
+
+# bench-smoke runs every benchmark once: it proves they still work and
+# measures nothing (scripts/bench does).
+bench-smoke: browser
+	$(GO) test -run='^$$' -bench=. -benchtime=1x -count=1 -timeout 5m ./...
+
+# fuzz runs each fuzz target for FUZZTIME, one after another.
+fuzz:
+	bash scripts/fuzz $(FUZZTIME)

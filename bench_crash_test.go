@@ -138,7 +138,7 @@ func crashInFlight(b *testing.B, ctx context.Context, page *rod.Page, w *tabguar
 	default:
 	}
 	c.watched = time.Since(start)
-	reloadTab(b, ctx, page, w)
+	benchReloadTab(b, ctx, page, w)
 	await(b, rawC, "raw rod Eval after the reload") // "Target crashed", now that the tab is navigated
 	return c
 }
@@ -180,10 +180,10 @@ func benchCrashTab(ctx context.Context, page *rod.Page) (time.Time, <-chan time.
 	return start, reported, func() { cancel(); wg.Wait() }
 }
 
-// reloadTab recovers a crashed tab with CDP's Page.reload (rod's
+// benchReloadTab recovers a crashed tab with CDP's Page.reload (rod's
 // page.Reload runs JavaScript, which a crashed tab never answers) and waits
 // until w admits evals again.
-func reloadTab(b *testing.B, ctx context.Context, page *rod.Page, w *tabguard.Watcher) {
+func benchReloadTab(b *testing.B, ctx context.Context, page *rod.Page, w *tabguard.Watcher) {
 	b.Helper()
 	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()

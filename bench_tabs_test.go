@@ -167,7 +167,7 @@ func crashAndReload(b *testing.B, ctx context.Context, page *rod.Page, w *tabgua
 	case <-time.After(10 * time.Second):
 		b.Fatal("Chrome reported no crash within 10s")
 	}
-	reloadTab(b, ctx, page, w)
+	benchReloadTab(b, ctx, page, w)
 }
 
 // isolatedPage opens a tab on br in a browser context of its own, so that
