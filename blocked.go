@@ -37,9 +37,6 @@ var (
 // maxDetailBytes caps the dialog text quoted in an error.
 const maxDetailBytes = 200
 
-// errorPageURL is the URL Chrome commits in place of a page that failed to load.
-const errorPageURL = "chrome-error://chromewebdata/"
-
 // TabState is what is known of a tab's health. The zero value is a tab in
 // its first load: nothing committed yet, nothing wrong, so it is not refused.
 type TabState struct {
@@ -51,7 +48,9 @@ type TabState struct {
 	// CrashReason is Chrome's termination status ("crashed", "killed",
 	// "oom", "abnormal"), or empty when only the fact of the crash is known.
 	CrashReason string
-	// Committed reports that the main frame holds a document of URL.
+	// Committed reports that the main frame holds a committed document. While
+	// a later navigation is under way, that is still the previous page's
+	// document, and URL already names the page being loaded.
 	Committed bool
 	// LoadError is the network error of the last main-frame load, such as
 	// "net::ERR_CONNECTION_REFUSED"; empty when the load did not fail.

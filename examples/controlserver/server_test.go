@@ -99,7 +99,8 @@ func TestServerEvalTimeout(t *testing.T) {
 	start := time.Now()
 	_, err := c.DOM(testbrowser.Context(t, 30*time.Second), id, 0)
 	requireAPIError(t, err, http.StatusInternalServerError,
-		"eval timed out after 500ms (page "+fx.URL+"/busy is loaded: a script is busy or a promise never settled)")
+		"eval timed out after 500ms (busy running script on committed page "+fx.URL+"/busy: "+
+			"set Options.TerminateOnTimeout or call Runtime.terminateExecution to stop it)")
 	assert.Less(t, time.Since(start), 2*time.Second)
 }
 
