@@ -8,6 +8,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
 	"github.com/tabguard/tabguard"
 )
 
@@ -213,4 +215,33 @@ func ExampleWatcher_Close() {
 	// Output:
 	// <nil>
 	// watcher is closed
+}
+
+// Do guards CDP calls other than an eval: here a mouse move, refused once
+// the renderer has crashed.
+func ExampleWatcher_Do() {
+	page, done := exampleTab(`<button>Pay</button>`)
+	defer done()
+	w, err := tabguard.Watch(page, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer w.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	move := func(p *rod.Page) error {
+		return proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMouseMoved, X: 20, Y: 20}.Call(p)
+	}
+	fmt.Println(w.Do(ctx, move))
+
+	crashTab(page)
+	for w.Blocked(ctx) == nil {
+		time.Sleep(10 * time.Millisecond)
+	}
+	fmt.Println(errors.Is(w.Do(ctx, move), tabguard.ErrTabCrashed))
+	// Output:
+	// <nil>
+	// true
 }

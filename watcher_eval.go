@@ -54,6 +54,20 @@ func (w *Watcher) Eval(ctx context.Context, js string, args ...any) (*proto.Runt
 	return res, nil
 }
 
+// Do runs fn under the guard of [Watcher.Eval], for CDP calls other than an
+// eval, such as proto.InputDispatchMouseEvent: it refuses a tab that cannot
+// answer without calling fn, bounds fn by Options.EvalTimeout, and cuts it
+// short when the renderer dies, a dialog opens or the tab closes, with the
+// same errors as Eval. fn must make its calls through the page it is given,
+// whose context carries the deadline and the cut-off; a fn that ignores it
+// is waited for.
+func (w *Watcher) Do(ctx context.Context, fn func(page *rod.Page) error) error {
+	if fn == nil {
+		return fmt.Errorf("%w: nil func", ErrInvalidArgument)
+	}
+	return w.do(ctx, fn)
+}
+
 // do runs fn against the tab under the eval deadline, unless the tab is
 // refused; a crash, a closed tab or Close cuts fn short through its context.
 func (w *Watcher) do(ctx context.Context, fn func(*rod.Page) error) error {

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"time"
 
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/tabguard/tabguard"
 )
@@ -111,8 +111,8 @@ func (s *Server) handleScroll(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleCursor moves the real mouse with Input.dispatchMouseEvent, so hover
-// styles and mouseover handlers run. That is a CDP call, not an eval: it is
-// refused like one by Blocked and bounded by EvalWithTimeout.
+// styles and mouseover handlers run. That is a CDP call, not an eval:
+// Watcher.Do refuses, bounds and cuts it short as Eval would.
 func (s *Server) handleCursor(w http.ResponseWriter, r *http.Request) {
 	var req CursorRequest
 	if err := decode(w, r, &req); err != nil {
@@ -124,15 +124,8 @@ func (s *Server) handleCursor(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err, "")
 		return
 	}
-	if err := t.w.Blocked(r.Context()); err != nil {
-		writeError(w, err, "")
-		return
-	}
 	move := proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMouseMoved, X: req.X, Y: req.Y}
-	_, err = tabguard.EvalWithTimeout(r.Context(), s.evalTimeout(), func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, move.Call(t.page.Context(ctx))
-	})
-	if err != nil {
+	if err := t.w.Do(r.Context(), func(p *rod.Page) error { return move.Call(p) }); err != nil {
 		writeError(w, err, "")
 		return
 	}
@@ -142,13 +135,6 @@ func (s *Server) handleCursor(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, out)
-}
-
-func (s *Server) evalTimeout() time.Duration {
-	if s.opts == nil {
-		return 0 // EvalWithTimeout's default
-	}
-	return s.opts.EvalTimeout
 }
 
 // evalInto runs js on the tab through its watcher and decodes the result.
