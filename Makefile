@@ -16,7 +16,10 @@ lint:
 	@for m in $(MODULES); do (cd $$m && echo "go vet in $$m" && $(GO) vet ./...) || exit 1; done
 
 test: browser lint
-	$(GO) test -race -count=1 -timeout 15m ./...
+	$(GO) test -race -count=1 -timeout 15m -skip '^TestSoak$$' ./...
+	@# The soak runs on its own with -v, so its summary line shows.
+	@$(GO) test -race -count=1 -timeout 5m -run '^TestSoak$$' -v . > .soak.log 2>&1; rc=$$?; \
+	if [ $$rc -ne 0 ]; then cat .soak.log; else grep -E '^(soak:|ok)' .soak.log; fi; rm -f .soak.log; exit $$rc
 	@for m in $(MODULES); do (cd $$m && echo "go test in $$m" && $(GO) test -race -count=1 -timeout 10m ./...) || exit 1; done
 
 demo: browser
