@@ -9,21 +9,19 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/cdp"
-	"github.com/go-rod/rod/lib/proto"
+	"github.com/tabguard/tabguard/tabstate"
 )
 
 // ErrWatcherClosed reports a call on a [Watcher] after its Close.
 var ErrWatcherClosed = errors.New("watcher is closed")
 
-// probeTimeout bounds each CDP call Watch makes to learn the tab's state.
-const probeTimeout = time.Second
-
-// Options configures a [Watcher]. A nil *Options means all defaults.
+// Options configures a [Watcher] or a [BrowserWatcher]. A nil *Options means
+// all defaults.
 type Options struct {
-	// EvalTimeout bounds each Eval and DOM call; zero means DefaultEvalTimeout.
+	// EvalTimeout bounds each Eval, DOM, Do, Navigate, Reload and
+	// HandleDialog call; zero means DefaultEvalTimeout.
 	EvalTimeout time.Duration
-	// Logger receives crashes, refusals and timeouts; nil means silent.
+	// Logger receives crashes, dialogs, refusals and timeouts; nil means silent.
 	Logger *slog.Logger
 	// TerminateOnTimeout makes an eval that times out while a script holds
 	// the page's main thread (a while(true), a long synchronous loop) call
@@ -35,44 +33,61 @@ type Options struct {
 	// updated. Turn it on when the program owns the tab (a crawler, a test
 	// runner) and a stuck script must not take the tab with it.
 	TerminateOnTimeout bool
+	// Dialogs says what happens to a JavaScript dialog (alert, confirm,
+	// prompt, beforeunload): refused until handled (DialogRefuse, the
+	// default), or accepted or dismissed as it opens.
+	Dialogs DialogPolicy
+	// DOMNotice words the line Watcher.DOM appends to a cut page; nil means
+	// DefaultNotice. Set it when the cap reaches users under another name.
+	DOMNotice Notice
 }
 
-// Watcher follows one tab through its CDP target and load events and
-// evaluates on it with a deadline, refusing up front when the tab cannot
-// answer. Its methods are safe for concurrent use.
+// Watcher follows one tab through its CDP events and evaluates on it with a
+// deadline, refusing up front when the tab cannot answer. Its methods are
+// safe for concurrent use.
 type Watcher struct {
-	page      *rod.Page // bound to the watcher's own context, derived from the page's
+	bw    *BrowserWatcher
+	owned bool      // bw was started for this watcher alone
+	page  *rod.Page // bound to the watcher's own context, derived from the page's
+
 	timeout   time.Duration
 	terminate bool
+	dialogs   DialogPolicy
+	notice    Notice
 	log       *slog.Logger
 	cancel    context.CancelFunc
 	wg        sync.WaitGroup
 
-	mu         sync.Mutex
-	state      TabState
-	closed     bool
-	navSeq     uint64 // counts navigation news, so a late probe never overwrites it
-	mainFrame  proto.PageFrameID
-	docRequest proto.NetworkRequestID
-	beforeLoad TabState // the state when docRequest started, for a cancelled load
-	inflight   map[*inflight]struct{}
+	mu       sync.Mutex
+	tab      tabstate.Tab
+	closed   bool
+	changed  chan struct{} // closed and replaced on every change of the state
+	inflight map[*inflight]struct{}
 	// terminations counts Runtime.terminateExecution calls, which also
 	// stop the scripts of other evals in flight.
 	terminations uint64
+	// stuckDialog numbers a dialog that the dialog policy failed to handle,
+	// which is then refused as under DialogRefuse.
+	stuckDialog uint64
 }
 
-// inflight is one eval in progress, cut short with a cause when the tab dies.
+// inflight is one call in progress, cut short with a cause when the tab dies.
 type inflight struct {
 	cancel       context.CancelCauseFunc
-	navSeq       uint64 // w.navSeq when it was admitted
+	navSeq       uint64 // the tab's navigation news when it was admitted
 	terminations uint64 // w.terminations when it was admitted
 }
 
 // Watch starts following page and returns a Watcher that evaluates on it.
 // opts may be nil. The caller should call Close when finished.
 //
-// Watch subscribes to the tab's events before it looks at the tab, then
-// enables the Inspector and Network domains on the tab's session (and
+// Watch subscribes to the browser's events for this tab alone, then learns
+// the tab's current state (see [Watcher] for what it asks). A program that
+// watches many tabs of one browser should use [WatchBrowser]: each Watch
+// costs a subscription to the browser's whole event stream and a goroutine
+// that reads it, where a BrowserWatcher has one of each for all its tabs.
+//
+// Watch enables the Inspector and Network domains on the tab's session (and
 // leaves them on, since other subscribers may rely on them). A tab that
 // crashed before Watch is reported, because Chrome answers Inspector.enable
 // on a crashed target with Inspector.targetCrashed. Watch reads the current
@@ -80,177 +95,113 @@ type inflight struct {
 // It returns within a few milliseconds on a healthy tab; on a tab whose
 // renderer is busy (a runaway script, an open dialog) it gives up asking
 // the renderer after about a second. A JavaScript dialog that opened before
-// Watch cannot be learned (Chrome holds every page command while it is open
-// and replays no event), so evals then time out as on a busy page; dialogs
-// that open later are refused with [ErrDialogOpen].
+// Watch cannot be learned under DialogRefuse (Chrome replays no event for
+// it), so evals then time out as on a busy page; under DialogAccept or
+// DialogDismiss, Watch handles it.
 //
 // A nil page gives [ErrInvalidArgument]; a closed tab, or a browser that went
 // away, gives a [*BlockedError] with [ErrTabClosed] or [ErrBrowserGone].
 func Watch(page *rod.Page, opts *Options) (*Watcher, error) {
+	if err := checkPage(page); err != nil {
+		return nil, err
+	}
+	bw, err := WatchBrowser(page.Browser(), opts)
+	if err != nil {
+		return nil, err
+	}
+	w, err := bw.watch(page, true)
+	if err != nil {
+		_ = bw.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+func checkPage(page *rod.Page) error {
 	if page == nil || page.GetContext() == nil || page.Browser() == nil {
-		return nil, fmt.Errorf("%w: nil or unconnected page: pass a page from a connected rod.Browser", ErrInvalidArgument)
+		return fmt.Errorf("%w: nil or unconnected page: pass a page from a connected rod.Browser", ErrInvalidArgument)
 	}
 	if page.GetContext().Err() != nil {
-		return nil, &BlockedError{Reason: ErrTabClosed}
+		return &BlockedError{Reason: ErrTabClosed}
 	}
-	if opts == nil {
-		opts = &Options{}
+	return nil
+}
+
+// watch makes a Watcher of page fed by bw; owned says bw is its own.
+func (bw *BrowserWatcher) watch(page *rod.Page, owned bool) (*Watcher, error) {
+	if err := checkPage(page); err != nil {
+		return nil, err
 	}
 	ctx, cancel := context.WithCancel(page.GetContext())
+	o := bw.opts
 	w := &Watcher{
+		bw:        bw,
+		owned:     owned,
 		page:      page.Context(ctx),
-		timeout:   opts.EvalTimeout,
-		terminate: opts.TerminateOnTimeout,
-		log:       opts.Logger,
+		timeout:   o.EvalTimeout,
+		terminate: o.TerminateOnTimeout,
+		dialogs:   o.Dialogs,
+		notice:    o.DOMNotice,
+		log:       o.Logger,
 		cancel:    cancel,
-		mainFrame: page.FrameID,
+		changed:   make(chan struct{}),
 		inflight:  map[*inflight]struct{}{},
 	}
+	w.tab.MainFrame = string(page.FrameID)
 	if w.timeout <= 0 {
 		w.timeout = DefaultEvalTimeout
 	}
-	// Subscribe before the first probe, so no event in between is lost.
-	pageEvents := w.page.Event()
-	browserEvents := w.page.Browser().Context(ctx).Event()
-	w.wg.Add(1)
-	go func() {
-		defer w.wg.Done()
-		w.follow(ctx, pageEvents, browserEvents)
-	}()
+	// Register before the first probe, so no event in between is lost.
+	if err := bw.add(w); err != nil {
+		cancel()
+		return nil, err
+	}
 	if err := w.start(ctx); err != nil {
+		w.owned = false // the caller closes its own BrowserWatcher
 		_ = w.Close()
 		return nil, err
 	}
 	return w, nil
 }
 
-// start learns the tab's state as it is now.
-func (w *Watcher) start(ctx context.Context) error {
-	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
-	defer cancel()
-	p := w.page.Context(pctx)
-	if err := (proto.InspectorEnable{}).Call(p); err != nil {
-		return w.startError("enable the Inspector domain", err)
-	}
-	info, err := proto.TargetGetTargetInfo{TargetID: w.page.TargetID}.Call(w.page.Browser().Context(pctx))
-	if err != nil {
-		return w.startError("read the target info", err)
-	}
-	// While a first navigation is pending, the target already shows the new
-	// URL but the history has only about:blank: that mismatch means nothing
-	// is committed yet. A tab too new to have history is in its first load.
-	hist, err := proto.PageGetNavigationHistory{}.Call(p)
-	if err != nil && !errors.Is(err, cdp.ErrNotAttachedToActivePage) {
-		return w.startError("read the navigation history", err)
-	}
-	committed := err == nil && hist.CurrentIndex >= 0 && hist.CurrentIndex < len(hist.Entries) &&
-		hist.Entries[hist.CurrentIndex].URL == info.TargetInfo.URL
-
-	w.mu.Lock()
-	if w.navSeq == 0 {
-		w.state.URL, w.state.Committed = info.TargetInfo.URL, committed
-	}
-	seq, crashed := w.navSeq, w.state.Crashed
-	w.mu.Unlock()
-
-	// Renderer-bound calls are held while the tab is crashed, in its first
-	// load or busy. On a crashed or loading tab Network is enabled in the
-	// background, bounded by the watcher's life; on a committed one Watch
-	// waits for it (at most probeTimeout), so a Navigate right after Watch
-	// has its load errors seen.
-	if !committed || crashed {
-		w.enableNetworkLater()
-		return nil
-	}
-	network := make(chan error, 1)
-	go func() {
-		network <- w.probe(p, func(p *rod.Page) error { return proto.NetworkEnable{}.Call(p) })
-	}()
-	var tree *proto.PageGetFrameTreeResult
-	err = w.probe(p, func(p *rod.Page) (err error) {
-		tree, err = proto.PageGetFrameTree{}.Call(p)
-		return err
-	})
-	if err == nil {
-		w.sawFrameTree(tree, seq)
-	}
-	if err := <-network; err != nil {
-		w.enableNetworkLater()
-	}
-	return nil
-}
-
-// enableNetworkLater enables the Network domain once the renderer answers;
-// Chrome holds the call while the tab is crashed or in its first load.
-func (w *Watcher) enableNetworkLater() {
-	w.wg.Add(1)
-	go func() {
-		defer w.wg.Done()
-		_ = proto.NetworkEnable{}.Call(w.page)
-	}()
-}
-
-// probe runs fn on the tab as an eval in flight, so a crash or Close cuts it short.
-func (w *Watcher) probe(p *rod.Page, fn func(*rod.Page) error) error {
-	ctx, stop := context.WithCancelCause(p.GetContext())
-	defer stop(nil)
-	call := &inflight{cancel: stop}
-	if err := w.enter(call); err != nil {
-		return err
-	}
-	defer w.leave(call)
-	return fn(p.Context(ctx))
-}
-
-// sawFrameTree records an error page standing in for the committed URL,
-// which the browser-side history does not tell, unless events since seq
-// brought fresher news.
-func (w *Watcher) sawFrameTree(tree *proto.PageGetFrameTreeResult, seq uint64) {
-	if tree.FrameTree == nil || tree.FrameTree.Frame == nil || tree.FrameTree.Frame.UnreachableURL == "" {
-		return
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.navSeq == seq {
-		w.state.ErrorPage, w.state.Committed, w.state.URL = true, false, tree.FrameTree.Frame.UnreachableURL
-	}
-}
-
-func (w *Watcher) startError(what string, err error) error {
-	if errors.Is(err, context.Canceled) && w.page.GetContext().Err() != nil {
-		return &BlockedError{Reason: ErrTabClosed} // rod ends the session's context on detach
-	}
-	var be *BlockedError
-	if errors.As(w.classify(err), &be) {
-		return be
-	}
-	return fmt.Errorf("watch tab: %s: %w", what, err)
-}
-
-// State returns what the watcher knows of the tab now. It makes no CDP call.
+// State returns what the watcher knows of the tab now. It makes no CDP call,
+// so it may trail a change that a call made a moment ago: [Watcher.Blocked]
+// and every guarded call see such a change.
 func (w *Watcher) State() TabState {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.state
+	return w.tab.State()
 }
 
 // Blocked reports whether an eval on the tab would be refused now: nil, or
 // the [*BlockedError] that [Watcher.Eval] would return, or [ErrWatcherClosed],
-// or ctx.Err() when ctx is already done. It makes no CDP call: the events
-// keep the state current, and Watch learned the state before them.
+// or ctx.Err() when ctx is already done. It makes no CDP call on a tab the
+// events say is healthy. Before it reports a refusal that a recovery may
+// have ended (a crash, a failed load, a dialog, a pause), it makes sure
+// every event Chrome sent so far has been applied, so a recovery made by
+// any call that has returned shows at once.
 func (w *Watcher) Blocked(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	err := w.refused()
+	if stale(err) && w.bw.sync(ctx) == nil {
+		err = w.refused()
+	}
+	return err
+}
+
+// refused returns the watcher's refusal now, with no CDP call.
+func (w *Watcher) refused() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
 		return ErrWatcherClosed
 	}
-	return EvalBlockedReason(w.state)
+	return w.refusal()
 }
 
-// Close stops following the tab, fails evals still in flight with
+// Close stops following the tab, fails calls still in flight with
 // [ErrWatcherClosed], and waits for the watcher's goroutines to return. It
 // leaves the tab itself alone. Calling Close again does nothing.
 func (w *Watcher) Close() error {
@@ -258,25 +209,122 @@ func (w *Watcher) Close() error {
 	if !w.closed {
 		w.closed = true
 		w.failInflight(ErrWatcherClosed)
+		w.broadcast()
 	}
 	w.mu.Unlock()
+	w.bw.remove(w)
 	w.cancel()
 	w.wg.Wait()
+	if w.owned {
+		return w.bw.Close()
+	}
 	return nil
 }
 
-// enter admits an eval when the tab may answer, and tracks it so a crash can
-// cut it short.
-func (w *Watcher) enter(call *inflight) error {
+// apply applies one event of the tab and acts on what it changed: evals in
+// flight are cut short when the tab can no longer answer them, waiters are
+// woken. It runs on the BrowserWatcher's event loop and never blocks it.
+func (w *Watcher) apply(ev tabstate.Event) {
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return
+	}
+	before := w.tab.State()
+	change := w.tab.Apply(ev)
+	if change == 0 {
+		w.mu.Unlock()
+		return
+	}
+	if change&tabstate.Cut != 0 {
+		if err := w.refusal(); err != nil {
+			w.failInflight(err)
+		}
+	}
+	if d, ok := ev.(tabstate.DialogOpening); ok && w.dialogs != DialogRefuse {
+		w.handleLater(d, w.tab.Dialogs())
+	}
+	w.broadcast()
+	after := w.tab.State()
+	w.mu.Unlock()
+	w.noted(before, after)
+}
+
+// noted logs what an event did that the program should hear of.
+func (w *Watcher) noted(before, after TabState) {
+	if w.log == nil {
+		return
+	}
+	switch {
+	case after.Crashed && after.CrashReason != "" && (!before.Crashed || before.CrashReason == ""):
+		// Once, when Target.targetCrashed brings the status, right after
+		// Inspector.targetCrashed.
+		w.log.Warn("tabguard: tab renderer crashed", "url", after.URL, "err", EvalBlockedReason(after))
+	case after.DialogOpen && !before.DialogOpen && w.dialogs == DialogRefuse:
+		w.log.Warn("tabguard: JavaScript dialog opened", "target", w.page.TargetID, "err", EvalBlockedReason(after))
+	case after.Paused && !before.Paused:
+		w.log.Warn("tabguard: tab paused in the debugger", "target", w.page.TargetID, "err", EvalBlockedReason(after))
+	}
+}
+
+// refusal is the refusal of the tab's state under the dialog policy: a
+// dialog that the policy is handling is no reason to refuse. w.mu must be held.
+func (w *Watcher) refusal() error {
+	s := w.tab.State()
+	if s.DialogOpen && w.dialogs != DialogRefuse && w.stuckDialog != w.tab.Dialogs() {
+		s.DialogOpen = false
+	}
+	return tabstate.Blocked(s)
+}
+
+// broadcast wakes every Wait. w.mu must be held.
+func (w *Watcher) broadcast() {
+	close(w.changed)
+	w.changed = make(chan struct{})
+}
+
+// stale reports whether err is a refusal that a recovery may have ended:
+// a crash, a failed load, a dialog or a pause. A closed tab or a lost
+// browser stays so.
+func stale(err error) bool {
+	var be *BlockedError
+	if !errors.As(err, &be) {
+		return false
+	}
+	switch be.Reason {
+	case ErrTabCrashed, ErrNoDocument, ErrDialogOpen, ErrPaused:
+		return true
+	}
+	return false
+}
+
+// admit admits a call when the tab may answer it, or allow accepts the
+// refusal (a recovery call on a crashed tab), and tracks it so a crash can
+// cut it short. A refusal that may be stale is checked against every event
+// Chrome sent so far before it is returned.
+func (w *Watcher) admit(ctx context.Context, call *inflight, allow func(error) bool) error {
+	err := w.enter(call, allow)
+	if stale(err) && w.bw.sync(ctx) == nil {
+		err = w.enter(call, allow)
+	}
+	if err != nil {
+		w.logf("tabguard: call refused", err)
+	}
+	return err
+}
+
+// enter admits call unless the tab's state refuses it and allow does not
+// accept the refusal.
+func (w *Watcher) enter(call *inflight, allow func(error) bool) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
 		return ErrWatcherClosed
 	}
-	if err := EvalBlockedReason(w.state); err != nil {
+	if err := w.refusal(); err != nil && (allow == nil || !allow(err)) {
 		return err
 	}
-	call.navSeq, call.terminations = w.navSeq, w.terminations
+	call.navSeq, call.terminations = w.tab.Seq(), w.terminations
 	w.inflight[call] = struct{}{}
 	return nil
 }
@@ -287,10 +335,16 @@ func (w *Watcher) leave(call *inflight) {
 	w.mu.Unlock()
 }
 
-// failInflight cuts every eval in flight short with cause. w.mu must be held.
+// failInflight cuts every call in flight short with cause. w.mu must be held.
 func (w *Watcher) failInflight(cause error) {
 	for call := range w.inflight {
 		call.cancel(cause)
 		delete(w.inflight, call)
+	}
+}
+
+func (w *Watcher) logf(msg string, err error) {
+	if w.log != nil {
+		w.log.Warn(msg, "target", w.page.TargetID, "err", err)
 	}
 }

@@ -97,7 +97,7 @@ func TestWatcherCrashIdleIsRefused(t *testing.T) {
 	var be *tabguard.BlockedError
 	require.ErrorAs(t, err, &be)
 	assert.ErrorIs(t, err, tabguard.ErrTabCrashed)
-	assert.Equal(t, "tab renderer crashed (reason: crashed): reload the tab", err.Error())
+	assert.Equal(t, "tab renderer crashed (reason: crashed): reload the tab (Watcher.Reload)", err.Error())
 	assert.Equal(t, srv.URL+"/", be.URL)
 	s := w.State()
 	assert.True(t, s.Crashed)
@@ -196,7 +196,7 @@ func TestWatcherNoDocument(t *testing.T) {
 
 			_, err = w.Eval(testbrowser.Context(t, 5*time.Second), `() => 1`)
 			require.ErrorIs(t, err, tabguard.ErrNoDocument)
-			assert.Equal(t, "tab has no document: "+tt.wantErr+" loading "+url+": navigate the tab again", err.Error())
+			assert.Equal(t, "tab has no document: "+tt.wantErr+" loading "+url+": navigate again (Watcher.Navigate)", err.Error())
 			var be *tabguard.BlockedError
 			require.ErrorAs(t, err, &be)
 			assert.Equal(t, url, be.URL)

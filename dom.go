@@ -8,8 +8,8 @@ import (
 // DOM is a page's HTML as read by [Watcher.DOM].
 type DOM struct {
 	// HTML is document.documentElement.outerHTML, or when Truncated its
-	// first bytes, cut on a UTF-8 boundary, followed by the notice of
-	// [TruncateDOM]. No doctype is prepended.
+	// first bytes, cut on a UTF-8 boundary, followed by a line of
+	// Options.DOMNotice ([DefaultNotice] by default). No doctype is prepended.
 	HTML string
 	// Size is the exact UTF-8 byte length of the whole outerHTML.
 	Size int
@@ -71,5 +71,5 @@ func (w *Watcher) DOM(ctx context.Context, maxBytes int) (DOM, error) {
 	}
 	// The page cut on a code-point boundary already; cutting again here
 	// only matters if the page's count and Go's differ (lone surrogates).
-	return DOM{HTML: withNotice(head[:runeCut(head, maxBytes)], size), Size: size, Truncated: true}, nil
+	return DOM{HTML: withNotice(head[:runeCut(head, maxBytes)], size, maxBytes, w.notice), Size: size, Truncated: true}, nil
 }

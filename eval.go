@@ -88,14 +88,19 @@ func deadlineError(parent, tctx context.Context, err error) error {
 	return context.Cause(tctx)
 }
 
-// timeoutError is the error of an eval that ran out of time.
+// timeoutError is the error of a call that ran out of time.
 type timeoutError struct {
+	op      string // what timed out; empty means "eval"
 	timeout time.Duration
 	doing   string // what the tab was doing, if known
 }
 
 func (e *timeoutError) Error() string {
-	msg := fmt.Sprintf("eval timed out after %v", e.timeout)
+	op := e.op
+	if op == "" {
+		op = "eval"
+	}
+	msg := fmt.Sprintf("%s timed out after %v", op, e.timeout)
 	if e.doing != "" {
 		msg += " (" + e.doing + ")"
 	}

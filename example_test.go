@@ -39,7 +39,7 @@ func ExampleEvalBlockedReason() {
 	}
 	fmt.Println(tabguard.EvalBlockedReason(tabguard.TabState{}))
 	// Output:
-	// tab renderer crashed (reason: oom): reload the tab
+	// tab renderer crashed (reason: oom): reload the tab (Watcher.Reload)
 	// <nil>
 }
 
@@ -56,8 +56,8 @@ func ExampleTabState() {
 	}
 	// Output:
 	// <nil>
-	// tab has no document: net::ERR_CONNECTION_REFUSED loading http://127.0.0.1:8080/: navigate the tab again
-	// tab renderer crashed (reason: killed): reload the tab
+	// tab has no document: net::ERR_CONNECTION_REFUSED loading http://127.0.0.1:8080/: navigate again (Watcher.Navigate)
+	// tab renderer crashed (reason: killed): reload the tab (Watcher.Reload)
 	// tab is closed: open a new tab
 	// browser is gone: reconnect to or relaunch the browser
 }
@@ -83,7 +83,7 @@ func ExampleBlockedError() {
 func ExampleBlockedError_Error() {
 	err := &tabguard.BlockedError{Reason: tabguard.ErrTabCrashed, Detail: "oom"}
 	fmt.Println(err.Error())
-	// Output: tab renderer crashed (reason: oom): reload the tab
+	// Output: tab renderer crashed (reason: oom): reload the tab (Watcher.Reload)
 }
 
 func ExampleBlockedError_Unwrap() {
@@ -99,7 +99,7 @@ func ExampleTruncateDOM() {
 	// Output:
 	// true
 	// <p>h
-	// <!-- truncated: showing 4 of 13 bytes; pass a larger maxBytes to see more -->
+	// <!-- truncated: showing 4 of 13 bytes, cut at maxBytes 5; pass a larger maxBytes to see more -->
 }
 
 func ExampleTruncateDOM_emoji() {

@@ -145,7 +145,7 @@ func ExampleWatcher_DOM() {
 	// Output:
 	// true 59
 	// <html><head></head><body><p>héllo w
-	// <!-- truncated: showing 36 of 59 bytes; pass a larger maxBytes to see more -->
+	// <!-- truncated: showing 36 of 59 bytes, cut at maxBytes 37; pass a larger maxBytes to see more -->
 }
 
 func ExampleWatcher_Blocked() {

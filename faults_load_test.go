@@ -30,7 +30,7 @@ func loadFailed(url func(t testing.TB) string) func(t *testing.T, f *fixture) ou
 }
 
 func loadRows() []faultRow {
-	again := ": navigate the tab again"
+	again := ": navigate again (Watcher.Navigate)"
 	return []faultRow{
 		{
 			name: "first load never answers", path: "-",

@@ -144,7 +144,7 @@ func faultRows() []faultRow {
 }
 
 func crashRows() []faultRow {
-	crashMsg := "tab renderer crashed (reason: crashed): reload the tab"
+	crashMsg := "tab renderer crashed (reason: crashed): reload the tab (Watcher.Reload)"
 	return []faultRow{
 		{
 			name: "renderer crash idle",
@@ -165,7 +165,7 @@ func crashRows() []faultRow {
 			},
 			// Cut short by the first of the two crash events, which may not
 			// carry the status yet.
-			want: tabguard.ErrTabCrashed, msg: []string{"tab renderer crashed", ": reload the tab"}, fast: true, recover: reloadTab,
+			want: tabguard.ErrTabCrashed, msg: []string{"tab renderer crashed", ": reload the tab (Watcher.Reload)"}, fast: true, recover: reloadTab,
 		},
 		{
 			name:      "renderer SIGKILL",
@@ -178,7 +178,7 @@ func crashRows() []faultRow {
 				reported()
 				return wait(time.Now())
 			},
-			want: tabguard.ErrTabCrashed, msg: []string{"tab renderer crashed", ": reload the tab"},
+			want: tabguard.ErrTabCrashed, msg: []string{"tab renderer crashed", ": reload the tab (Watcher.Reload)"},
 			fast: true, recover: reloadTab,
 		},
 	}
@@ -260,7 +260,7 @@ func scriptRows() []faultRow {
 }
 
 func dialogRows() []faultRow {
-	hint := "accept or dismiss it with Page.handleJavaScriptDialog (proto.PageHandleJavaScriptDialog)"
+	hint := "accept or dismiss it (Watcher.HandleDialog), or set Options.Dialogs"
 	return []faultRow{
 		{
 			name: "alert open",

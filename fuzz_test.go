@@ -11,7 +11,7 @@ import (
 	"github.com/tabguard/tabguard"
 )
 
-var noticeRE = regexp.MustCompile(`\n<!-- truncated: showing (\d+) of (\d+) bytes; pass a larger maxBytes to see more -->$`)
+var noticeRE = regexp.MustCompile(`\n<!-- truncated: showing (\d+) of (\d+) bytes, cut at maxBytes (\d+); pass a larger maxBytes to see more -->$`)
 
 func FuzzTruncateDOM(f *testing.F) {
 	f.Add("<p>héllo</p>", 5)
@@ -47,6 +47,7 @@ func FuzzTruncateDOM(f *testing.F) {
 		head := out[:m[0]]
 		shown, _ := strconv.Atoi(out[m[2]:m[3]])
 		size, _ := strconv.Atoi(out[m[4]:m[5]])
+		capped, _ := strconv.Atoi(out[m[6]:m[7]])
 		switch {
 		case !strings.HasPrefix(html, head):
 			t.Fatalf("head %q is not a prefix of %q", head, html)
@@ -54,8 +55,8 @@ func FuzzTruncateDOM(f *testing.F) {
 			t.Fatalf("head is %d bytes, over the cap %d", len(head), limit)
 		case len(head) <= limit-utf8.UTFMax:
 			t.Fatalf("head is %d bytes: cut more than one rune short of %d", len(head), limit)
-		case shown != len(head) || size != len(html):
-			t.Fatalf("notice says %d of %d, want %d of %d", shown, size, len(head), len(html))
+		case shown != len(head) || size != len(html) || capped != limit:
+			t.Fatalf("notice says %d of %d cut at %d, want %d of %d cut at %d", shown, size, capped, len(head), len(html), limit)
 		}
 	})
 }
@@ -68,7 +69,9 @@ var precedence = []struct {
 	{func(s tabguard.TabState) bool { return s.BrowserGone }, tabguard.ErrBrowserGone},
 	{func(s tabguard.TabState) bool { return s.Closed }, tabguard.ErrTabClosed},
 	{func(s tabguard.TabState) bool { return s.Crashed }, tabguard.ErrTabCrashed},
-	{func(s tabguard.TabState) bool { return s.LoadError != "" || s.ErrorPage }, tabguard.ErrNoDocument},
+	{func(s tabguard.TabState) bool {
+		return s.LoadError != "" || s.ErrorPage || strings.HasPrefix(s.URL, "chrome-error://")
+	}, tabguard.ErrNoDocument},
 	{func(s tabguard.TabState) bool { return s.DialogOpen }, tabguard.ErrDialogOpen},
 	{func(s tabguard.TabState) bool { return s.Paused }, tabguard.ErrPaused},
 }

@@ -55,8 +55,8 @@ func TestWatcherLogs(t *testing.T) {
 	_, err = w.Eval(ctx, `() => 1`)
 	require.ErrorIs(t, err, tabguard.ErrTabCrashed)
 	assert.Contains(t, logs.String(), `msg="tabguard: tab renderer crashed"`)
-	assert.Contains(t, logs.String(), `msg="tabguard: eval refused"`)
-	assert.Contains(t, logs.String(), "tab renderer crashed (reason: crashed): reload the tab")
+	assert.Contains(t, logs.String(), `msg="tabguard: call refused"`)
+	assert.Contains(t, logs.String(), "tab renderer crashed (reason: crashed): reload the tab (Watcher.Reload)")
 }
 
 // TestWatcherSilentByDefault swaps the default logger, so it does not run in parallel.

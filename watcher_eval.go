@@ -80,8 +80,7 @@ func (w *Watcher) do(ctx context.Context, fn func(*rod.Page) error) error {
 	defer cancel()
 
 	call := &inflight{cancel: cut}
-	if err := w.enter(call); err != nil {
-		w.logf("tabguard: eval refused", err)
+	if err := w.admit(ctx, call, nil); err != nil {
 		return err
 	}
 	defer w.leave(call)
@@ -132,7 +131,7 @@ func (w *Watcher) navigatedDuring(call *inflight, err error) bool {
 	}
 	for start := time.Now(); ; time.Sleep(eventGrace / 10) {
 		w.mu.Lock()
-		news := w.navSeq != call.navSeq || EvalBlockedReason(w.state) != nil
+		news := w.tab.Seq() != call.navSeq || w.refusal() != nil
 		w.mu.Unlock()
 		if news || time.Since(start) >= eventGrace {
 			return news
@@ -145,13 +144,30 @@ func (w *Watcher) finish(parent, tctx context.Context, err error, check *busyChe
 	if err == nil {
 		return nil
 	}
-	err = deadlineError(parent, tctx, w.classify(err))
+	err = w.explain(deadlineError(parent, tctx, w.classify(err)))
 	var te *timeoutError
 	if errors.As(err, &te) {
 		err = &timeoutError{timeout: te.timeout, doing: w.timedOut(check)}
 		w.logf("tabguard: eval timed out", err)
 	}
 	return err
+}
+
+// explain completes a crash error cut short by Inspector.targetCrashed,
+// which carries no status: Chrome sends Target.targetCrashed, with the
+// status, right after it, so once the events so far are applied the crash
+// reads the same as a refusal would.
+func (w *Watcher) explain(err error) error {
+	var be *BlockedError
+	if !errors.As(err, &be) || be.Reason != ErrTabCrashed || be.Detail != "" {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), syncTimeout)
+	defer cancel()
+	if w.bw.sync(ctx) != nil {
+		return err
+	}
+	return w.blocked(ErrTabCrashed)
 }
 
 // classify maps the CDP errors that mean the tab cannot answer to the
@@ -175,7 +191,7 @@ func (w *Watcher) classify(err error) error {
 		// own deadline, never a silent loop here.
 		return w.blocked(ErrNavigated)
 	case errors.Is(err, io.EOF), errors.Is(err, net.ErrClosed):
-		w.lost(&BlockedError{Reason: ErrBrowserGone})
+		w.bw.disconnected()
 		return w.blocked(ErrBrowserGone)
 	}
 	return err
@@ -183,17 +199,12 @@ func (w *Watcher) classify(err error) error {
 
 // blocked returns the state's refusal if it has one, else one for reason.
 func (w *Watcher) blocked(reason error) error {
-	s := w.State()
-	if err := EvalBlockedReason(s); err != nil {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err := w.refusal(); err != nil {
 		return err
 	}
-	return &BlockedError{Reason: reason, URL: s.URL}
-}
-
-func (w *Watcher) logf(msg string, err error) {
-	if w.log != nil {
-		w.log.Warn(msg, "target", w.page.TargetID, "err", err)
-	}
+	return &BlockedError{Reason: reason, URL: w.tab.State().URL}
 }
 
 // evalCall checks js and args once and returns the CDP call that runs them.

@@ -25,15 +25,26 @@ const (
 // errNotProbed marks a busy check that did not ask the page.
 var errNotProbed = errors.New("not probed")
 
+// pageHealth is what the busy check found out about a page that has not
+// answered an eval in time.
+type pageHealth int
+
+const (
+	answers pageHealth = iota // the page answers: only the eval's promise is pending
+	busyJS                    // JavaScript holds the main thread
+	hung                      // the renderer answers nothing, not even an interrupt
+)
+
 // busyCheck asks, shortly before an eval's deadline, whether the page
-// answers a trivial evaluate. It makes no call for an eval that ends sooner,
-// so the healthy path pays for a timer only.
+// answers a trivial evaluate, and whether its renderer answers an
+// interrupt. It makes no call for an eval that ends sooner, so the healthy
+// path pays for a timer only.
 type busyCheck struct {
 	timer  *time.Timer
 	cancel context.CancelFunc // ends the probe early
 	done   chan struct{}
 	ran    bool
-	busy   bool
+	health pageHealth
 	err    error
 }
 
@@ -47,7 +58,7 @@ func (w *Watcher) checkBusy(timeout time.Duration) *busyCheck {
 	deadline := time.Now().Add(timeout)
 	c.timer = time.AfterFunc(timeout-window, func() {
 		defer close(c.done)
-		c.busy, c.err = w.busy(ctx, deadline)
+		c.health, c.err = w.busy(ctx, deadline)
 	})
 	return c
 }
@@ -68,8 +79,8 @@ func (c *busyCheck) stop(answered bool) {
 }
 
 // timedOut says what the tab was doing when an eval ran out of time, so a
-// caller can tell a slow page from a stuck script, and stops a runaway
-// script when Options.TerminateOnTimeout asks for it.
+// caller can tell a slow page from a stuck script or a hung renderer, and
+// stops a runaway script when Options.TerminateOnTimeout asks for it.
 func (w *Watcher) timedOut(c *busyCheck) string {
 	s := w.State()
 	switch {
@@ -79,8 +90,12 @@ func (w *Watcher) timedOut(c *busyCheck) string {
 		return "tab still loading " + s.URL
 	case !c.ran || c.err != nil:
 		return "page " + s.URL + " is loaded: a script is busy or a promise never settled"
-	case !c.busy:
+	case c.health == answers:
 		return "page " + s.URL + " answers, but the eval's promise never settled"
+	case c.health == hung:
+		return "renderer of page " + s.URL + " answers nothing, not even an interrupt: a JavaScript dialog " +
+			"opened before Watch (Watcher.HandleDialog closes it), or the renderer hangs outside JavaScript " +
+			"(close the tab with rod's page.Close and open a new one)"
 	case !w.terminate:
 		return "busy running script on committed page " + s.URL +
 			": set Options.TerminateOnTimeout or call Runtime.terminateExecution to stop it"
@@ -93,31 +108,54 @@ func (w *Watcher) timedOut(c *busyCheck) string {
 		// The request is out; Chrome acts on it when it gets to it.
 		return busy + ": terminating the script, unconfirmed after " + terminateTimeout.String()
 	default:
-		return busy + ": terminating the script failed: reload the tab"
+		return busy + ": terminating the script failed: reload the tab (Watcher.Reload)"
 	}
 }
 
-// busy reports whether the page's main thread is too busy to answer an
-// evaluate that awaits nothing by deadline. A tab in its first load holds
-// every renderer command, so it is not asked. err is set when the probe
-// could not tell, e.g. because the tab is refused or closing.
-func (w *Watcher) busy(ctx context.Context, deadline time.Time) (bool, error) {
+// busy finds out, by deadline, why the page's main thread has not
+// answered: it sends an evaluate that awaits nothing, and
+// Performance.getMetrics, which Chrome dispatches as an interrupt: measured
+// on Chromium 156, it answers in about a millisecond while a script loops,
+// but not when the renderer hangs outside JavaScript (chrome://hang), where
+// Runtime.terminateExecution goes unanswered too, nor while a dialog that
+// opened before Watch holds the page. A tab in its first load
+// holds every renderer command, so it is not asked. err is set when the
+// probe could not tell, e.g. because the tab is refused or closing.
+func (w *Watcher) busy(ctx context.Context, deadline time.Time) (pageHealth, error) {
 	if !w.State().Committed {
-		return false, errNotProbed
+		return answers, errNotProbed
 	}
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
+	interrupt := make(chan error, 1)
+	go func() {
+		interrupt <- w.probe(w.page.Context(ctx), func(p *rod.Page) error {
+			_, err := proto.PerformanceGetMetrics{}.Call(p)
+			return err
+		})
+	}()
 	err := w.probe(w.page.Context(ctx), func(p *rod.Page) error {
 		_, err := proto.RuntimeEvaluate{Expression: "0"}.Call(p)
 		return err
 	})
-	switch {
-	case err == nil:
-		return false, nil
-	case errors.Is(ctx.Err(), context.DeadlineExceeded) && errors.Is(err, context.DeadlineExceeded):
-		return true, nil
+	if err == nil {
+		cancel()
+		<-interrupt
+		return answers, nil
 	}
-	return false, err
+	ierr := <-interrupt
+	timedOut := func(err error) bool {
+		return errors.Is(ctx.Err(), context.DeadlineExceeded) && errors.Is(err, context.DeadlineExceeded)
+	}
+	switch {
+	case !timedOut(err):
+		return answers, err
+	case ierr == nil:
+		return busyJS, nil
+	case timedOut(ierr):
+		return hung, nil
+	}
+	return busyJS, ierr
 }
 
 // terminateScript stops the script running on the page. Chrome handles

@@ -1,0 +1,187 @@
+package tabguard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// stopTimeout bounds Page.stopLoading after a load ran out of time; Chrome
+// answers it from the browser side in milliseconds.
+const stopTimeout = time.Second
+
+// Navigate loads url in the tab and returns once the main frame has
+// committed the new document, within Options.EvalTimeout. It works on a
+// crashed tab and on one whose last load failed: it is how they recover.
+//
+// A load that fails gives [ErrNoDocument] naming the network error, and a
+// renderer that dies during the load gives [ErrTabCrashed] as soon as it
+// dies. A beforeunload dialog (or any dialog open before the call) gives
+// [ErrDialogOpen], unless Options.Dialogs handles it. A closed tab or a
+// lost browser gives [ErrTabClosed] or [ErrBrowserGone]. A load still
+// pending at the deadline is stopped (Page.stopLoading), so the tab stays
+// usable, and gives [ErrEvalTimeout]. A URL that only changes the fragment
+// returns once Chrome has moved to it.
+func (w *Watcher) Navigate(ctx context.Context, url string) error {
+	if url == "" {
+		return fmt.Errorf("%w: empty URL", ErrInvalidArgument)
+	}
+	return w.load(ctx, "navigate to "+url, func(p *rod.Page) (string, bool, error) {
+		res, err := proto.PageNavigate{URL: url}.Call(p)
+		switch {
+		case err != nil:
+			return "", false, err
+		case res.ErrorText != "":
+			return "", false, &BlockedError{Reason: ErrNoDocument, URL: url, Detail: res.ErrorText}
+		}
+		// No loader: a same-document navigation, with nothing to load.
+		return string(res.LoaderID), res.LoaderID == "", nil
+	})
+}
+
+// Reload reloads the tab from the browser side and returns once the new
+// document has committed, within Options.EvalTimeout, with the errors of
+// [Watcher.Navigate]. Unlike rod's page.Reload, which runs JavaScript, it
+// works on a crashed tab, one whose load failed, or one whose script is busy.
+func (w *Watcher) Reload(ctx context.Context) error {
+	return w.load(ctx, "reload", func(p *rod.Page) (string, bool, error) {
+		return "", false, proto.PageReload{}.Call(p)
+	})
+}
+
+// load starts a main-frame navigation with start and waits for its commit.
+// start returns the navigation's loader ID when Chrome gives one, and done
+// when there is nothing to wait for.
+func (w *Watcher) load(ctx context.Context, op string, start func(*rod.Page) (loader string, done bool, err error)) error {
+	var n0 uint64
+	err := w.lifecycle(ctx, allowRecovery, func(p *rod.Page) error {
+		w.mu.Lock()
+		n0 = w.tab.Navigations()
+		w.mu.Unlock()
+		loader, done, err := start(p)
+		if err != nil || done {
+			return err
+		}
+		return w.awaitCommit(p.GetContext(), loader, n0)
+	})
+	var te *timeoutError
+	if errors.As(err, &te) {
+		stopped := "loading stopped"
+		if serr := w.stopLoading(); serr != nil {
+			stopped = "stopping the load failed: " + serr.Error()
+		}
+		err = &timeoutError{op: op, timeout: te.timeout, doing: "tab still loading " + w.State().URL + "; " + stopped}
+		w.logf("tabguard: load timed out", err)
+	}
+	return err
+}
+
+// awaitCommit waits until a navigation that started after navigation n0,
+// or the one with loader ID loader, has committed its document, or the tab
+// refuses the wait: its load failed, it crashed, a dialog opened, it closed.
+func (w *Watcher) awaitCommit(ctx context.Context, loader string, n0 uint64) error {
+	// Chrome sent the navigation's start before its reply: once it is
+	// applied, any refusal the state shows is this navigation's.
+	if err := w.bw.sync(ctx); err != nil {
+		return err
+	}
+	for {
+		w.mu.Lock()
+		if w.closed {
+			w.mu.Unlock()
+			return ErrWatcherClosed
+		}
+		committed, n := w.tab.Committed()
+		started := loader != "" || w.tab.Navigations() > n0
+		err := w.refusal()
+		ch := w.changed
+		w.mu.Unlock()
+		switch {
+		case n > n0 || loader != "" && committed == loader:
+			return nil
+		case err != nil && (started || !stale(err)):
+			return err
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// stopLoading stops the tab's pending load, from the browser side.
+func (w *Watcher) stopLoading() error {
+	ctx, cancel := context.WithTimeout(w.page.GetContext(), stopTimeout)
+	defer cancel()
+	return proto.PageStopLoading{}.Call(w.page.Context(ctx))
+}
+
+// Wait returns the tab's state once cond holds for it, waking on each change
+// the tab's events bring, with no polling. It returns ctx's error when ctx
+// ends first, the tab's [*BlockedError] when the tab closed or the browser
+// went away (its state can no longer change), and [ErrWatcherClosed] when
+// the watcher closes. cond runs under the watcher's lock: it must not call
+// the watcher.
+func (w *Watcher) Wait(ctx context.Context, cond func(TabState) bool) (TabState, error) {
+	if ctx == nil || cond == nil {
+		return TabState{}, fmt.Errorf("%w: nil context or condition", ErrInvalidArgument)
+	}
+	for {
+		w.mu.Lock()
+		s, closed, ch := w.tab.State(), w.closed, w.changed
+		ok := !closed && cond(s)
+		w.mu.Unlock()
+		switch {
+		case ok:
+			return s, nil
+		case closed:
+			return s, ErrWatcherClosed
+		case s.Closed || s.BrowserGone:
+			return s, EvalBlockedReason(s)
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return s, ctx.Err()
+		}
+	}
+}
+
+// lifecycle runs fn, a call that changes the tab rather than reading it,
+// under the deadline and cut-off of an eval; allow says which refusals it
+// goes ahead despite.
+func (w *Watcher) lifecycle(ctx context.Context, allow func(error) bool, fn func(*rod.Page) error) error {
+	if ctx == nil {
+		return fmt.Errorf("%w: nil context", ErrInvalidArgument)
+	}
+	cctx, cut := context.WithCancelCause(ctx)
+	defer cut(nil)
+	tctx, cancel := withEvalTimeout(cctx, w.timeout)
+	defer cancel()
+	call := &inflight{cancel: cut}
+	if err := w.admit(ctx, call, allow); err != nil {
+		return err
+	}
+	defer w.leave(call)
+	err := fn(w.page.Context(tctx))
+	if err == nil {
+		return nil
+	}
+	return w.explain(deadlineError(ctx, tctx, w.classify(err)))
+}
+
+// allowRecovery lets a navigation go to a crashed tab or one with no
+// document: that is how they recover.
+func allowRecovery(err error) bool {
+	return errors.Is(err, ErrTabCrashed) || errors.Is(err, ErrNoDocument)
+}
+
+// allowAnyLive lets a call go to any tab that still exists.
+func allowAnyLive(err error) bool {
+	return !errors.Is(err, ErrTabClosed) && !errors.Is(err, ErrBrowserGone)
+}

@@ -1,0 +1,72 @@
+package tabguard
+
+import (
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/tabguard/tabguard/tabstate"
+)
+
+// frameStartedNavigating is Page.frameStartedNavigating, which rod
+// v0.116.2's proto package predates. Measured on Chromium 156, it is the
+// first sign of a new main-frame navigation, whoever starts it: Chrome sends
+// it 1-14 ms before the reply to Page.navigate or Page.reload, on a healthy,
+// crashed (right after Inspector.targetReloadedAfterCrash) or
+// no-document tab alike. Loading it into this type is safe only while no
+// other subscriber of the same browser loads the method into a type of its
+// own: rod's Message caches the first decoded value.
+type frameStartedNavigating struct {
+	FrameID        string `json:"frameId"`
+	URL            string `json:"url"`
+	LoaderID       string `json:"loaderId"`
+	NavigationType string `json:"navigationType"`
+}
+
+// ProtoEvent names the CDP event, as rod's proto events do.
+func (frameStartedNavigating) ProtoEvent() string { return "Page.frameStartedNavigating" }
+
+// pageEvent turns an event of a tab's page session, as rod delivers it, into
+// the state machine's. It decodes only the events the machine uses, always
+// into rod's own types, which other subscribers of the message share.
+func pageEvent(m *rod.Message) (tabstate.Event, bool) {
+	switch m.Method {
+	case "Inspector.targetCrashed":
+		return tabstate.TargetCrashed{}, true
+	case "Inspector.targetReloadedAfterCrash":
+		return tabstate.ReloadedAfterCrash{}, true
+	case "Page.frameStartedNavigating":
+		var e frameStartedNavigating
+		m.Load(&e)
+		return tabstate.NavigationStarted{FrameID: e.FrameID, LoaderID: e.LoaderID, URL: e.URL, Type: e.NavigationType}, true
+	case "Page.frameNavigated":
+		var e proto.PageFrameNavigated
+		if !m.Load(&e) || e.Frame == nil {
+			return nil, false
+		}
+		f := e.Frame
+		return tabstate.FrameNavigated{
+			FrameID: string(f.ID), ParentID: string(f.ParentID), LoaderID: string(f.LoaderID),
+			URL: f.URL, URLFragment: f.URLFragment, UnreachableURL: f.UnreachableURL,
+		}, true
+	case "Page.navigatedWithinDocument":
+		var e proto.PageNavigatedWithinDocument
+		m.Load(&e)
+		return tabstate.NavigatedWithinDocument{FrameID: string(e.FrameID), URL: e.URL}, true
+	case "Network.loadingFailed":
+		var e proto.NetworkLoadingFailed
+		m.Load(&e)
+		return tabstate.LoadingFailed{RequestID: string(e.RequestID), ErrorText: e.ErrorText, Canceled: e.Canceled}, true
+	case "Page.javascriptDialogOpening":
+		var e proto.PageJavascriptDialogOpening
+		m.Load(&e)
+		return tabstate.DialogOpening{Type: string(e.Type), Message: e.Message, DefaultPrompt: e.DefaultPrompt}, true
+	case "Page.javascriptDialogClosed":
+		return tabstate.DialogClosed{}, true
+	case "Debugger.paused":
+		var e proto.DebuggerPaused
+		m.Load(&e)
+		return tabstate.Paused{Reason: string(e.Reason)}, true
+	case "Debugger.resumed":
+		return tabstate.Resumed{}, true
+	}
+	return nil, false
+}

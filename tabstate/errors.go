@@ -1,0 +1,122 @@
+package tabstate
+
+import (
+	"errors"
+	"strings"
+)
+
+// Reasons an eval is refused or cut short. Each is the Reason of a
+// [*BlockedError]; test for them with [errors.Is].
+var (
+	// ErrTabCrashed reports that the tab's renderer process is gone.
+	ErrTabCrashed = errors.New("tab renderer crashed")
+	// ErrNoDocument reports that the tab's main frame holds no document of
+	// the page it was sent to: the load failed or an error page stands in.
+	ErrNoDocument = errors.New("tab has no document")
+	// ErrTabClosed reports that the tab was closed or detached.
+	ErrTabClosed = errors.New("tab is closed")
+	// ErrBrowserGone reports that the connection to the browser is lost:
+	// the browser process died or its DevTools socket closed.
+	ErrBrowserGone = errors.New("browser is gone")
+	// ErrDialogOpen reports that an alert, confirm, prompt or beforeunload
+	// dialog is open: the page runs no script until it is closed.
+	ErrDialogOpen = errors.New("tab has a JavaScript dialog open")
+	// ErrPaused reports that the page's JavaScript is paused in the
+	// debugger, by a breakpoint or a debugger statement.
+	ErrPaused = errors.New("tab is paused in the debugger")
+	// ErrNavigated reports that the page navigated away, or reloaded,
+	// while an eval ran: the document it ran in is gone.
+	ErrNavigated = errors.New("page navigated away during the eval")
+	// ErrTerminated reports that Runtime.terminateExecution stopped the
+	// eval's script: another eval on the tab timed out with
+	// Options.TerminateOnTimeout, or another client terminated it.
+	ErrTerminated = errors.New("eval's script was terminated")
+)
+
+// BlockedError explains why an eval was refused or cut short.
+type BlockedError struct {
+	// Reason is one of ErrTabCrashed, ErrNoDocument, ErrTabClosed,
+	// ErrBrowserGone, ErrDialogOpen, ErrPaused, ErrNavigated, ErrTerminated.
+	Reason error
+	// URL is the last known URL of the tab; it may be empty.
+	URL string
+	// Detail is the crash status ("oom"), the load error
+	// ("net::ERR_CONNECTION_REFUSED"), the dialog (alert "hello") or the
+	// pause reason ("other"); it may be empty.
+	Detail string
+}
+
+// Error reads like "tab renderer crashed (reason: oom): reload the tab
+// (Watcher.Reload)": the problem, then the call that fixes it.
+func (e *BlockedError) Error() string {
+	problem := e.Problem()
+	if advice := e.Advice(); advice != "" {
+		return problem + ": " + advice
+	}
+	return problem
+}
+
+// Problem is the error's text without the advice, such as "tab has no
+// document: net::ERR_CONNECTION_REFUSED loading http://127.0.0.1:40123/",
+// for programs that word their own advice (an HTTP endpoint, an MCP tool).
+func (e *BlockedError) Problem() string {
+	var b strings.Builder
+	if e.Reason == nil {
+		b.WriteString("eval blocked")
+	} else {
+		b.WriteString(e.Reason.Error())
+	}
+	switch e.Reason {
+	case ErrTabCrashed, ErrPaused:
+		if e.Detail != "" {
+			b.WriteString(" (reason: " + e.Detail + ")")
+		}
+	case ErrNoDocument:
+		if e.Detail != "" {
+			b.WriteString(": " + e.Detail)
+		}
+		if e.URL != "" {
+			b.WriteString(" loading " + e.URL)
+		}
+	case ErrTerminated:
+		b.WriteString(" by Runtime.terminateExecution")
+	case ErrNavigated:
+		if e.URL != "" {
+			b.WriteString(" (now at " + e.URL + ")")
+		}
+	default:
+		if e.Detail != "" {
+			b.WriteString(": " + e.Detail)
+		}
+	}
+	return b.String()
+}
+
+// Advice says what fixes the problem, naming the watcher's own calls, such
+// as "reload the tab (Watcher.Reload)"; it is empty for an unknown Reason.
+func (e *BlockedError) Advice() string {
+	switch e.Reason {
+	case ErrTabCrashed:
+		return "reload the tab (Watcher.Reload)"
+	case ErrNoDocument:
+		return "navigate again (Watcher.Navigate)"
+	case ErrTabClosed:
+		return "open a new tab"
+	case ErrBrowserGone:
+		return "reconnect to or relaunch the browser"
+	case ErrDialogOpen:
+		return "accept or dismiss it (Watcher.HandleDialog), or set Options.Dialogs"
+	case ErrPaused:
+		return "resume it with Debugger.resume (proto.DebuggerResume)"
+	case ErrTerminated, ErrNavigated:
+		return "retry the eval"
+	}
+	return ""
+}
+
+// Unwrap returns the Reason, so errors.Is(err, ErrTabCrashed) works.
+func (e *BlockedError) Unwrap() error { return e.Reason }
+
+// ErrNoDialog reports a call to handle a JavaScript dialog on a tab that
+// shows none.
+var ErrNoDialog = errors.New("no JavaScript dialog is open")

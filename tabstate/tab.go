@@ -1,0 +1,225 @@
+package tabstate
+
+// Change says what applying an event did, so the tab's owner can act on it.
+type Change uint8
+
+const (
+	// Changed: the State changed.
+	Changed Change = 1 << iota
+	// News: navigation news (a navigation started, committed or failed):
+	// an eval in flight may have lost its document.
+	News
+	// Cut: evals in flight can no longer be answered (a crash, a dialog,
+	// a pause, a closed tab, a lost browser): fail them now.
+	Cut
+)
+
+// Tab follows one tab through its events. The zero value is a tab in its
+// first load. Its methods are not safe for concurrent use.
+type Tab struct {
+	state State
+
+	// MainFrame is the ID of the tab's main frame. For a page target it is
+	// the target ID; a zero Tab learns it from the first main-frame commit.
+	MainFrame string
+
+	nav        *navigation // the main-frame navigation under way
+	committed  string      // loader ID of the main frame's document
+	commitNav  uint64      // number of the navigation that committed it
+	navigation uint64      // navigations started so far
+	seq        uint64      // navigation news so far
+	dialogs    uint64      // dialogs opened so far
+}
+
+// navigation is a main-frame navigation that has started and not yet
+// committed, failed or been cancelled.
+type navigation struct {
+	loader string
+	n      uint64 // its number: Tab.navigation when it started
+	before State  // the document facts it replaced, for a cancelled load
+}
+
+// State returns what is known of the tab now.
+func (t *Tab) State() State { return t.state }
+
+// Seq counts navigation news: it grows whenever a navigation starts,
+// commits or fails.
+func (t *Tab) Seq() uint64 { return t.seq }
+
+// Navigations counts the main-frame navigations that have started.
+func (t *Tab) Navigations() uint64 { return t.navigation }
+
+// Committed reports the main frame's document: the loader ID of the
+// navigation that committed it, and that navigation's number (0 when the
+// tab saw no NavigationStarted for it).
+func (t *Tab) Committed() (loaderID string, navigation uint64) { return t.committed, t.commitNav }
+
+// Dialogs counts the dialogs that have opened.
+func (t *Tab) Dialogs() uint64 { return t.dialogs }
+
+// Learn sets the tab's URL and whether a document is committed, as its
+// owner found them by asking the browser, unless navigation news arrived
+// since Seq returned seq: events are fresher than any answer.
+func (t *Tab) Learn(url string, committed bool, seq uint64) {
+	if t.seq == seq {
+		t.state.URL, t.state.Committed = url, committed
+	}
+}
+
+// LearnErrorPage records that Chrome's error page stands in for url, as
+// the owner found in the frame tree, unless news arrived since seq.
+func (t *Tab) LearnErrorPage(url string, seq uint64) {
+	if t.seq == seq {
+		t.state.URL, t.state.Committed, t.state.ErrorPage = url, false, true
+	}
+}
+
+// DialogHandled records that a call to Page.handleJavaScriptDialog
+// succeeded, so the dialog is closed even if its event is still on its way,
+// unless another dialog opened since Dialogs returned n.
+func (t *Tab) DialogHandled(n uint64) Change {
+	if t.dialogs != n || !t.state.DialogOpen {
+		return 0
+	}
+	clearDialog(&t.state)
+	return Changed
+}
+
+// Apply applies one event of this tab and says what it changed.
+func (t *Tab) Apply(e Event) Change {
+	s := &t.state
+	switch e := e.(type) {
+	case TargetCrashed:
+		first := !s.Crashed
+		s.Crashed = true
+		clearDialog(s) // the renderer took its dialog and pause with it
+		s.Paused, s.PauseReason = false, ""
+		if e.Status != "" {
+			s.CrashReason = e.Status
+		}
+		if first {
+			return Changed | Cut
+		}
+		return Changed
+	case ReloadedAfterCrash:
+		// A new renderer: the tab is loading the page the navigation names.
+		s.Crashed, s.CrashReason, s.Committed = false, "", false
+		t.seq++
+		return Changed | News
+	case NavigationStarted:
+		return t.started(e)
+	case FrameNavigated:
+		if e.ParentID != "" {
+			return 0
+		}
+		return t.commit(e)
+	case NavigatedWithinDocument:
+		if e.FrameID != t.MainFrame || t.MainFrame == "" {
+			return 0
+		}
+		s.URL = e.URL
+		return Changed
+	case LoadingFailed:
+		return t.failed(e)
+	case DialogOpening:
+		t.dialogs++
+		s.DialogOpen, s.DialogType, s.DialogMessage = true, e.Type, e.Message
+		return Changed | Cut
+	case DialogClosed:
+		clearDialog(s)
+		return Changed
+	case Paused:
+		s.Paused, s.PauseReason = true, e.Reason
+		return Changed | Cut
+	case Resumed:
+		s.Paused, s.PauseReason = false, ""
+		return Changed
+	case Detached:
+		if s.Closed {
+			return 0
+		}
+		s.Closed = true
+		return Changed | Cut
+	case Disconnected:
+		if s.BrowserGone {
+			return 0
+		}
+		s.BrowserGone = true
+		return Changed | Cut
+	}
+	return 0
+}
+
+// started moves the tab to the page a new main-frame navigation loads. A
+// crashed tab, or one with no document, is loading from now on: nothing is
+// committed until the new document is. A healthy tab keeps its document,
+// which answers evals until the new one commits.
+func (t *Tab) started(e NavigationStarted) Change {
+	if e.FrameID != t.MainFrame && t.MainFrame != "" || sameDocument(e.Type) {
+		return 0
+	}
+	s := &t.state
+	t.navigation++
+	t.seq++
+	t.nav = &navigation{loader: e.LoaderID, n: t.navigation, before: *s}
+	if s.Crashed || s.LoadError != "" || s.ErrorPage || s.URL == "about:blank" || s.URL == "" {
+		// A new tab's blank document holds renderer commands until the
+		// first page commits: nothing is there yet either.
+		s.Committed = false
+	}
+	s.Crashed, s.CrashReason = false, ""
+	s.LoadError, s.ErrorPage = "", false
+	s.URL = e.URL
+	return Changed | News
+}
+
+// commit records a main-frame commit: a new document means the renderer
+// lives again, so any commit clears a crash; only a real page clears a load
+// error, while Chrome's error page records one.
+func (t *Tab) commit(e FrameNavigated) Change {
+	s := &t.state
+	t.MainFrame = e.FrameID
+	t.committed, t.commitNav = e.LoaderID, 0
+	if t.nav != nil && t.nav.loader == e.LoaderID {
+		t.commitNav = t.nav.n
+	}
+	t.nav = nil
+	t.seq++
+	s.Crashed, s.CrashReason = false, ""
+	clearDialog(s) // a new document has no dialog and no pause
+	s.Paused, s.PauseReason = false, ""
+	if e.UnreachableURL != "" {
+		s.URL, s.Committed, s.ErrorPage = e.UnreachableURL, false, true
+		return Changed | News
+	}
+	s.URL, s.Committed, s.ErrorPage, s.LoadError = e.URL+e.URLFragment, true, false, ""
+	return Changed | News
+}
+
+// failed records a main-frame load that failed. A cancelled one (stopped,
+// or replaced by a newer navigation) leaves the tab with the document it
+// had; a real failure is a load error until a page commits.
+func (t *Tab) failed(e LoadingFailed) Change {
+	if t.nav == nil || e.RequestID != t.nav.loader {
+		return 0
+	}
+	s := &t.state
+	t.seq++
+	if e.Canceled {
+		b := t.nav.before
+		s.URL, s.Committed, s.LoadError, s.ErrorPage = b.URL, b.Committed, b.LoadError, b.ErrorPage
+		t.nav = nil
+		return Changed | News
+	}
+	s.LoadError = e.ErrorText
+	return Changed | News
+}
+
+// sameDocument reports whether Chrome's navigationType keeps the document.
+func sameDocument(typ string) bool {
+	return typ == "sameDocument" || typ == "historySameDocument"
+}
+
+func clearDialog(s *State) {
+	s.DialogOpen, s.DialogType, s.DialogMessage = false, "", ""
+}
