@@ -180,19 +180,30 @@ func (t *Tab) commit(e FrameNavigated) Change {
 	s := &t.state
 	t.MainFrame = e.FrameID
 	t.committed, t.commitNav = e.LoaderID, 0
-	if t.nav != nil && t.nav.loader == e.LoaderID {
-		t.commitNav = t.nav.n
-	}
-	t.nav = nil
 	t.seq++
 	s.Crashed, s.CrashReason = false, ""
 	clearDialog(s) // a new document has no dialog and no pause
 	s.Paused, s.PauseReason = false, ""
+	doc := t.state
 	if e.UnreachableURL != "" {
-		s.URL, s.Committed, s.ErrorPage = e.UnreachableURL, false, true
+		doc.URL, doc.Committed, doc.ErrorPage = e.UnreachableURL, false, true
+	} else {
+		doc.URL, doc.Committed, doc.ErrorPage, doc.LoadError = e.URL+e.URLFragment, true, false, ""
+	}
+	if t.nav != nil && t.nav.loader != e.LoaderID {
+		// An older navigation's document, often the error page of a load
+		// that failed, committed after a newer navigation started. It is
+		// what the tab keeps if the newer load is cancelled; until then
+		// the tab is loading the newer one, and a real page answers evals.
+		t.nav.before = doc
+		s.Committed = doc.Committed
 		return Changed | News
 	}
-	s.URL, s.Committed, s.ErrorPage, s.LoadError = e.URL+e.URLFragment, true, false, ""
+	if t.nav != nil {
+		t.commitNav = t.nav.n
+	}
+	t.nav = nil
+	*s = doc
 	return Changed | News
 }
 
