@@ -24,19 +24,20 @@ import (
 // as its inline script is parsed.
 func serve(t testing.TB) *httptest.Server {
 	t.Helper()
+	quit := stalling(t)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<!doctype html><html><head><title>ok</title></head><body><p>héllo</p></body></html>`)
 	})
 	mux.HandleFunc("/stall", func(w http.ResponseWriter, r *http.Request) {
-		<-r.Context().Done() // return when the browser gives up, or Close blocks
+		stall(r, quit)
 	})
 	mux.HandleFunc("/trickle", func(w http.ResponseWriter, r *http.Request) {
 		// Chrome sniffs the first 1 KiB for a charset before it parses.
 		fmt.Fprint(w, `<!doctype html><html><head><meta charset="utf-8"><title>partial</title></head><body><p>first part`)
 		fmt.Fprint(w, "<!--"+strings.Repeat(" ", 2048)+"-->")
 		w.(http.Flusher).Flush()
-		<-r.Context().Done()
+		stall(r, quit)
 	})
 	mux.HandleFunc("/reload50", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<!doctype html><title>reload50</title><script>setTimeout(() => location.reload(), 50)</script>`)
@@ -56,7 +57,25 @@ func serve(t testing.TB) *httptest.Server {
 	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(quit) }) // runs first: Close waits for the handlers
 	return srv
+}
+
+// stalling returns the channel that ends stalled handlers when t ends.
+// Close it in a cleanup registered after the server's, so it runs first.
+func stalling(t testing.TB) chan struct{} {
+	t.Helper()
+	return make(chan struct{})
+}
+
+// stall holds a request until the browser gives up on it or quit closes:
+// a load the test leaves pending (a crashed renderer does not cancel its
+// navigation's request) must not block the server's Close.
+func stall(r *http.Request, quit <-chan struct{}) {
+	select {
+	case <-r.Context().Done():
+	case <-quit:
+	}
 }
 
 // watch starts a watcher on page and closes it when t ends.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
 )
 
@@ -70,11 +71,12 @@ func (w *Watcher) load(ctx context.Context, op string, start func(*rod.Page) (lo
 	})
 	var te *timeoutError
 	if errors.As(err, &te) {
+		url := w.State().URL
 		stopped := "loading stopped"
 		if serr := w.stopLoading(); serr != nil {
 			stopped = "stopping the load failed: " + serr.Error()
 		}
-		err = &timeoutError{op: op, timeout: te.timeout, doing: "tab still loading " + w.State().URL + "; " + stopped}
+		err = &timeoutError{op: op, timeout: te.timeout, doing: "tab still loading " + url + "; " + stopped}
 		w.logf("tabguard: load timed out", err)
 	}
 	return err
@@ -168,11 +170,41 @@ func (w *Watcher) lifecycle(ctx context.Context, allow func(error) bool, fn func
 		return err
 	}
 	defer w.leave(call)
-	err := fn(w.page.Context(tctx))
+	err := w.whenAttached(tctx, func() error { return fn(w.page.Context(tctx)) })
 	if err == nil {
 		return nil
 	}
 	return w.explain(deadlineError(ctx, tctx, w.classify(err)))
+}
+
+// whenAttached runs call, and again while Chrome answers "Not attached to
+// an active page". It does so for a moment while a navigation swaps the
+// tab's document: measured on Chromium 156, Page.reload and
+// Page.handleJavaScriptDialog sent right after rod's Navigate returned get
+// that answer until a few milliseconds after the commit event. So call is
+// retried on the next change of the tab's state, or after a pause that
+// doubles from 5 ms to 100 ms, until ctx ends.
+func (w *Watcher) whenAttached(ctx context.Context, call func() error) error {
+	pause := 5 * time.Millisecond
+	for {
+		w.mu.Lock()
+		changed := w.changed
+		w.mu.Unlock()
+		err := call()
+		if !errors.Is(err, cdp.ErrNotAttachedToActivePage) {
+			return err
+		}
+		timer := time.NewTimer(pause)
+		select {
+		case <-changed:
+		case <-timer.C:
+			pause = min(2*pause, 100*time.Millisecond)
+		case <-ctx.Done():
+			timer.Stop()
+			return err
+		}
+		timer.Stop()
+	}
 }
 
 // allowRecovery lets a navigation go to a crashed tab or one with no

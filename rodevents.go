@@ -51,6 +51,10 @@ func pageEvent(m *rod.Message) (tabstate.Event, bool) {
 		var e proto.PageNavigatedWithinDocument
 		m.Load(&e)
 		return tabstate.NavigatedWithinDocument{FrameID: string(e.FrameID), URL: e.URL}, true
+	case "Page.frameStoppedLoading":
+		var e proto.PageFrameStoppedLoading
+		m.Load(&e)
+		return tabstate.StoppedLoading{FrameID: string(e.FrameID)}, true
 	case "Network.loadingFailed":
 		var e proto.NetworkLoadingFailed
 		m.Load(&e)

@@ -155,18 +155,16 @@ func (w *Watcher) finish(parent, tctx context.Context, err error, check *busyChe
 
 // explain completes a crash error cut short by Inspector.targetCrashed,
 // which carries no status: Chrome sends Target.targetCrashed, with the
-// status, right after it, so once the events so far are applied the crash
-// reads the same as a refusal would.
+// status, within milliseconds of it, so the error waits up to eventGrace for
+// it, and a crash reads the same wherever it surfaces.
 func (w *Watcher) explain(err error) error {
 	var be *BlockedError
 	if !errors.As(err, &be) || be.Reason != ErrTabCrashed || be.Detail != "" {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), syncTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), eventGrace)
 	defer cancel()
-	if w.bw.sync(ctx) != nil {
-		return err
-	}
+	_, _ = w.Wait(ctx, func(s TabState) bool { return !s.Crashed || s.CrashReason != "" })
 	return w.blocked(ErrTabCrashed)
 }
 

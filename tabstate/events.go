@@ -32,6 +32,11 @@ type FrameNavigated struct {
 	URL, URLFragment, UnreachableURL string
 }
 
+// StoppedLoading is Page.frameStoppedLoading: the frame loads nothing, so
+// a navigation that started and did not commit was abandoned (a dismissed
+// beforeunload dialog ends one so, with no network event).
+type StoppedLoading struct{ FrameID string }
+
 // NavigatedWithinDocument is Page.navigatedWithinDocument: the URL changed
 // without a new document (an anchor, the History API).
 type NavigatedWithinDocument struct{ FrameID, URL string }
@@ -70,6 +75,7 @@ func (ReloadedAfterCrash) isEvent()      {}
 func (NavigationStarted) isEvent()       {}
 func (FrameNavigated) isEvent()          {}
 func (NavigatedWithinDocument) isEvent() {}
+func (StoppedLoading) isEvent()          {}
 func (LoadingFailed) isEvent()           {}
 func (DialogOpening) isEvent()           {}
 func (DialogClosed) isEvent()            {}
@@ -87,6 +93,7 @@ var Methods = map[string]bool{
 	"Page.frameStartedNavigating":        true,
 	"Page.frameNavigated":                true,
 	"Page.navigatedWithinDocument":       true,
+	"Page.frameStoppedLoading":           true,
 	"Network.loadingFailed":              true,
 	"Page.javascriptDialogOpening":       true,
 	"Page.javascriptDialogClosed":        true,
@@ -129,6 +136,10 @@ func Decode(method string, params []byte) (Event, bool) {
 		var p struct{ FrameID, URL string }
 		err = json.Unmarshal(params, &p)
 		ev = NavigatedWithinDocument{FrameID: p.FrameID, URL: p.URL}
+	case "Page.frameStoppedLoading":
+		var p struct{ FrameID string }
+		err = json.Unmarshal(params, &p)
+		ev = StoppedLoading{FrameID: p.FrameID}
 	case "Network.loadingFailed":
 		var p struct {
 			RequestID, ErrorText string

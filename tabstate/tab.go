@@ -121,6 +121,11 @@ func (t *Tab) Apply(e Event) Change {
 		return Changed
 	case LoadingFailed:
 		return t.failed(e)
+	case StoppedLoading:
+		if t.nav == nil || e.FrameID != t.MainFrame {
+			return 0
+		}
+		return t.abandoned()
 	case DialogOpening:
 		t.dialogs++
 		s.DialogOpen, s.DialogType, s.DialogMessage = true, e.Type, e.Message
@@ -214,15 +219,21 @@ func (t *Tab) failed(e LoadingFailed) Change {
 	if t.nav == nil || e.RequestID != t.nav.loader {
 		return 0
 	}
-	s := &t.state
-	t.seq++
 	if e.Canceled {
-		b := t.nav.before
-		s.URL, s.Committed, s.LoadError, s.ErrorPage = b.URL, b.Committed, b.LoadError, b.ErrorPage
-		t.nav = nil
-		return Changed | News
+		return t.abandoned()
 	}
-	s.LoadError = e.ErrorText
+	t.seq++
+	t.state.LoadError = e.ErrorText
+	return Changed | News
+}
+
+// abandoned gives the tab back the document facts a navigation that ended
+// without a commit had replaced.
+func (t *Tab) abandoned() Change {
+	s, b := &t.state, t.nav.before
+	s.URL, s.Committed, s.LoadError, s.ErrorPage = b.URL, b.Committed, b.LoadError, b.ErrorPage
+	t.nav = nil
+	t.seq++
 	return Changed | News
 }
 
