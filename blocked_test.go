@@ -60,6 +60,14 @@ func TestEvalBlockedReason(t *testing.T) {
 			wantMsg: "tab has no document: error page loading " + url + ": navigate again (Watcher.Navigate)",
 		},
 		{
+			// As a TabState filled from another backend's events may say it:
+			// the frame's URL is Chrome's error page, and nothing else is set.
+			name:    "error page URL alone",
+			state:   tabguard.TabState{URL: "chrome-error://chromewebdata/", Committed: true},
+			want:    &tabguard.BlockedError{Reason: tabguard.ErrNoDocument, URL: "chrome-error://chromewebdata/", Detail: "error page"},
+			wantMsg: "tab has no document: error page loading chrome-error://chromewebdata/: navigate again (Watcher.Navigate)",
+		},
+		{
 			name:    "closed beats crashed",
 			state:   tabguard.TabState{URL: url, Crashed: true, Closed: true},
 			want:    &tabguard.BlockedError{Reason: tabguard.ErrTabClosed, URL: url},

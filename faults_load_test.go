@@ -15,11 +15,6 @@ import (
 	"github.com/tabguard/tabguard/internal/testbrowser"
 )
 
-func stopLoading(t *testing.T, f *fixture) *tabguard.Watcher {
-	f.call(t, proto.PageStopLoading{})
-	return f.w
-}
-
 // loadFailed navigates to url, which must fail, and evaluates once the
 // watcher has seen the failure.
 func loadFailed(url func(t testing.TB) string) func(t *testing.T, f *fixture) outcome {
@@ -42,7 +37,7 @@ func loadRows() []faultRow {
 				return out
 			},
 			want: tabguard.ErrEvalTimeout, msg: []string{"eval timed out after 600ms (tab still loading http://127.0.0.1:"},
-			recover: stopLoading,
+			recover: navigateHome, // replaces the pending load
 		},
 		{
 			name: "connection refused", path: "-", fault: loadFailed(testbrowser.DeadURL),
@@ -68,7 +63,7 @@ func loadRows() []faultRow {
 				})
 				return f.eval(t, `() => document.readyState + " " + document.title`)
 			},
-			msg: []string{"loading partial"}, fast: true, recover: stopLoading,
+			msg: []string{"loading partial"}, fast: true, // nothing to recover: the page answers
 		},
 		{
 			name: "reload every 50 ms", path: "/reload50",
@@ -138,6 +133,69 @@ func reloading(t *testing.T, f *fixture, n int) {
 		}
 	}
 	t.Logf("%d/%d short evals answered with a result, the rest with ErrNavigated", ok, n)
+}
+
+// lifecycleRows are the faults the watcher's own navigation calls meet.
+func lifecycleRows() []faultRow {
+	navigateTo := func(path func(t *testing.T, f *fixture) string) func(t *testing.T, f *fixture) outcome {
+		return func(t *testing.T, f *fixture) outcome {
+			start := time.Now()
+			err := f.w.Navigate(testbrowser.Context(t, 30*time.Second), path(t, f))
+			return outcome{err: err, elapsed: time.Since(start)}
+		}
+	}
+	return []faultRow{
+		{
+			name:  "Navigate to a refused port",
+			fault: navigateTo(func(t *testing.T, f *fixture) string { return testbrowser.DeadURL(t) }),
+			want:  tabguard.ErrNoDocument, msg: []string{"tab has no document: net::ERR_CONNECTION_REFUSED loading http://127.0.0.1:", ": navigate again (Watcher.Navigate)"},
+			fast: true, recover: navigateHome,
+		},
+		{
+			name:  "Navigate to a server that never answers",
+			fault: navigateTo(func(t *testing.T, f *fixture) string { return f.srv.URL + "/stall" }),
+			want:  tabguard.ErrEvalTimeout,
+			msg:   []string{"navigate to http://127.0.0.1:", "/stall timed out after 600ms (tab still loading http://127.0.0.1:", "; loading stopped)"},
+			// nothing to recover: the load was stopped, the page answers
+		},
+		{
+			name: "Navigate meets a beforeunload dialog",
+			fault: func(t *testing.T, f *fixture) outcome {
+				armBeforeUnload(t, f)
+				return navigateTo(func(t *testing.T, f *fixture) string { return f.srv.URL + "/?next" })(t, f)
+			},
+			want: tabguard.ErrDialogOpen, msg: []string{`tab has a JavaScript dialog open: beforeunload "": accept or dismiss it (Watcher.HandleDialog)`},
+			fast: true,
+			recover: func(t *testing.T, f *fixture) *tabguard.Watcher {
+				require.NoError(t, f.w.HandleDialog(testbrowser.Context(t, 10*time.Second), false, "")) // stay
+				return f.w
+			},
+		},
+		{
+			name:      "renderer hung outside JavaScript",
+			dedicated: true,
+			fault: func(t *testing.T, f *fixture) outcome {
+				// chrome://hang hangs the renderer's main thread in C++: neither
+				// an evaluate nor an interrupt is answered, and only closing
+				// the tab ends it. rod reports the navigation as ERR_ABORTED.
+				// Chrome ignores it while the page is still loading.
+				require.NoError(t, f.page.Context(testbrowser.Context(t, 10*time.Second)).WaitLoad())
+				_ = navigate(t, f.page, "chrome://hang")
+				eventually(t, "the renderer to hang", func() bool {
+					info, err := proto.TargetGetTargetInfo{TargetID: f.page.TargetID}.Call(f.b.Context(testbrowser.Context(t, 2*time.Second)))
+					return err == nil && info.TargetInfo.URL == "chrome://hang/"
+				})
+				out := f.eval(t, `() => 1`)
+				require.Error(t, out.err)
+				assert.NotContains(t, out.err.Error(), "still loading")
+				assert.NotContains(t, out.err.Error(), "TerminateOnTimeout")
+				return out
+			},
+			want:    tabguard.ErrEvalTimeout,
+			msg:     []string{"eval timed out after 600ms (renderer of page http://127.0.0.1:", "answers nothing, not even an interrupt", "close the tab"},
+			recover: newTab,
+		},
+	}
 }
 
 func goneRows() []faultRow {

@@ -68,9 +68,7 @@ func TestFaultMatrix(t *testing.T) {
 			if tt.recover != nil {
 				w = tt.recover(t, f)
 			}
-			eventually(t, "the tab to take evals again", func() bool {
-				return w.Blocked(testbrowser.Context(t, 5*time.Second)) == nil
-			})
+			// At once: the recovery has returned, so the watcher knows.
 			res, err := w.Eval(testbrowser.Context(t, 10*time.Second), `() => 6 * 7`)
 			require.NoError(t, err, "eval after recovery")
 			assert.Equal(t, 42, res.Value.Int())
@@ -116,17 +114,17 @@ func refused(reason error) func(t *testing.T, f *fixture) outcome {
 
 // handleDialog accepts the open dialog, typing text into a prompt.
 func handleDialog(t *testing.T, f *fixture) *tabguard.Watcher {
-	f.call(t, proto.PageHandleJavaScriptDialog{Accept: true, PromptText: "tabguard"})
+	require.NoError(t, f.w.HandleDialog(testbrowser.Context(t, 10*time.Second), true, "tabguard"))
 	return f.w
 }
 
 func reloadTab(t *testing.T, f *fixture) *tabguard.Watcher {
-	f.reload(t)
+	require.NoError(t, f.w.Reload(testbrowser.Context(t, 10*time.Second)))
 	return f.w
 }
 
 func navigateHome(t *testing.T, f *fixture) *tabguard.Watcher {
-	require.NoError(t, navigate(t, f.page, f.srv.URL))
+	require.NoError(t, f.w.Navigate(testbrowser.Context(t, 10*time.Second), f.srv.URL))
 	return f.w
 }
 
@@ -140,6 +138,7 @@ func faultRows() []faultRow {
 	rows := append(crashRows(), scriptRows()...)
 	rows = append(rows, dialogRows()...)
 	rows = append(rows, loadRows()...)
+	rows = append(rows, lifecycleRows()...)
 	return append(rows, goneRows()...)
 }
 
@@ -150,7 +149,6 @@ func crashRows() []faultRow {
 			name: "renderer crash idle",
 			fault: func(t *testing.T, f *fixture) outcome {
 				crash(t, f.page)
-				eventually(t, "the crash status", func() bool { return f.w.State().CrashReason != "" })
 				return refused(tabguard.ErrTabCrashed)(t, f)
 			},
 			want: tabguard.ErrTabCrashed, msg: []string{crashMsg}, fast: true, recover: reloadTab,
@@ -163,9 +161,8 @@ func crashRows() []faultRow {
 				crash(t, f.page) // returns once Chrome reported the crash
 				return wait(time.Now())
 			},
-			// Cut short by the first of the two crash events, which may not
-			// carry the status yet.
-			want: tabguard.ErrTabCrashed, msg: []string{"tab renderer crashed", ": reload the tab (Watcher.Reload)"}, fast: true, recover: reloadTab,
+			// Cut short by the first crash event, the status from the second.
+			want: tabguard.ErrTabCrashed, msg: []string{crashMsg}, fast: true, recover: reloadTab,
 		},
 		{
 			name:      "renderer SIGKILL",
@@ -178,7 +175,7 @@ func crashRows() []faultRow {
 				reported()
 				return wait(time.Now())
 			},
-			want: tabguard.ErrTabCrashed, msg: []string{"tab renderer crashed", ": reload the tab (Watcher.Reload)"},
+			want: tabguard.ErrTabCrashed, msg: []string{"tab renderer crashed (reason: killed): reload the tab (Watcher.Reload)"},
 			fast: true, recover: reloadTab,
 		},
 	}
