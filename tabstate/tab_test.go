@@ -1,0 +1,203 @@
+package tabstate_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tabguard/tabguard/tabstate"
+)
+
+const (
+	frame = "F1"
+	home  = "http://127.0.0.1:8080/"
+	next  = "http://127.0.0.1:8080/next"
+)
+
+// loaded is a tab that committed home.
+func loaded() []tabstate.Event {
+	return []tabstate.Event{
+		tabstate.NavigationStarted{FrameID: frame, LoaderID: "L1", URL: home, Type: "differentDocument"},
+		tabstate.FrameNavigated{FrameID: frame, LoaderID: "L1", URL: home},
+	}
+}
+
+func TestTab(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		events []tabstate.Event
+		want   tabstate.State
+		reason error // the refusal, nil when evals may go
+	}{
+		{
+			name:   "first load",
+			events: loaded()[:1],
+			want:   tabstate.State{URL: home},
+		},
+		{
+			name:   "loaded",
+			events: loaded(),
+			want:   tabstate.State{URL: home, Committed: true},
+		},
+		{
+			name:   "crash keeps the status of Target.targetCrashed",
+			events: append(loaded(), tabstate.TargetCrashed{}, tabstate.TargetCrashed{TargetID: frame, Status: "oom"}),
+			want:   tabstate.State{URL: home, Committed: true, Crashed: true, CrashReason: "oom"},
+			reason: tabstate.ErrTabCrashed,
+		},
+		{
+			name: "a navigation on a crashed tab is a load",
+			events: append(loaded(), tabstate.TargetCrashed{Status: "crashed"}, tabstate.ReloadedAfterCrash{},
+				tabstate.NavigationStarted{FrameID: frame, LoaderID: "L2", URL: next, Type: "differentDocument"}),
+			want: tabstate.State{URL: next},
+		},
+		{
+			name: "a crash during that load wins over its late net::ERR_FAILED",
+			events: append(loaded(), tabstate.TargetCrashed{Status: "crashed"}, tabstate.ReloadedAfterCrash{},
+				tabstate.NavigationStarted{FrameID: frame, LoaderID: "L2", URL: next, Type: "differentDocument"},
+				tabstate.TargetCrashed{Status: "killed"}, tabstate.LoadingFailed{RequestID: "L2", ErrorText: "net::ERR_FAILED"}),
+			want:   tabstate.State{URL: next, Crashed: true, CrashReason: "killed", LoadError: "net::ERR_FAILED"},
+			reason: tabstate.ErrTabCrashed,
+		},
+		{
+			name: "failed load and its error page",
+			events: append(loaded(), tabstate.NavigationStarted{FrameID: frame, LoaderID: "L2", URL: next, Type: "differentDocument"},
+				tabstate.LoadingFailed{RequestID: "L2", ErrorText: "net::ERR_CONNECTION_REFUSED"},
+				tabstate.FrameNavigated{FrameID: frame, LoaderID: "L2", URL: "chrome-error://chromewebdata/", UnreachableURL: next}),
+			want:   tabstate.State{URL: next, LoadError: "net::ERR_CONNECTION_REFUSED", ErrorPage: true},
+			reason: tabstate.ErrNoDocument,
+		},
+		{
+			name: "a navigation from the error page is a load, even when the error page commits late",
+			events: append(loaded(), tabstate.NavigationStarted{FrameID: frame, LoaderID: "L2", URL: next, Type: "differentDocument"},
+				tabstate.LoadingFailed{RequestID: "L2", ErrorText: "net::ERR_CONNECTION_REFUSED"},
+				tabstate.NavigationStarted{FrameID: frame, LoaderID: "L3", URL: home, Type: "differentDocument"},
+				tabstate.FrameNavigated{FrameID: frame, LoaderID: "L2", URL: "chrome-error://chromewebdata/", UnreachableURL: next}),
+			want: tabstate.State{URL: home},
+		},
+		{
+			name: "a cancelled load gives the page back",
+			events: append(loaded(), tabstate.NavigationStarted{FrameID: frame, LoaderID: "L2", URL: next, Type: "differentDocument"},
+				tabstate.LoadingFailed{RequestID: "L2", ErrorText: "net::ERR_ABORTED", Canceled: true}),
+			want: tabstate.State{URL: home, Committed: true},
+		},
+		{
+			name: "a navigation abandoned at a beforeunload dialog gives the page back",
+			events: append(loaded(), tabstate.NavigationStarted{FrameID: frame, LoaderID: "L2", URL: next, Type: "differentDocument"},
+				tabstate.DialogOpening{Type: "beforeunload"}, tabstate.StoppedLoading{FrameID: frame}, tabstate.DialogClosed{}),
+			want: tabstate.State{URL: home, Committed: true},
+		},
+		{
+			name: "same-document navigations keep the document",
+			events: append(loaded(), tabstate.NavigationStarted{FrameID: frame, URL: home + "#a", Type: "sameDocument"},
+				tabstate.NavigatedWithinDocument{FrameID: frame, URL: home + "#a"}),
+			want: tabstate.State{URL: home + "#a", Committed: true},
+		},
+		{
+			name:   "iframes are not the tab",
+			events: append(loaded(), tabstate.FrameNavigated{FrameID: "F2", ParentID: frame, LoaderID: "L9", URL: "chrome-error://chromewebdata/", UnreachableURL: next}),
+			want:   tabstate.State{URL: home, Committed: true},
+		},
+		{
+			name:   "dialog",
+			events: append(loaded(), tabstate.DialogOpening{Type: "alert", Message: "hi"}),
+			want:   tabstate.State{URL: home, Committed: true, DialogOpen: true, DialogType: "alert", DialogMessage: "hi"},
+			reason: tabstate.ErrDialogOpen,
+		},
+		{
+			name:   "paused, then resumed",
+			events: append(loaded(), tabstate.Paused{Reason: "other"}, tabstate.Resumed{}),
+			want:   tabstate.State{URL: home, Committed: true},
+		},
+		{
+			name:   "closed",
+			events: append(loaded(), tabstate.Detached{TargetID: frame}),
+			want:   tabstate.State{URL: home, Committed: true, Closed: true},
+			reason: tabstate.ErrTabClosed,
+		},
+		{
+			name:   "browser gone beats a crash",
+			events: append(loaded(), tabstate.TargetCrashed{Status: "crashed"}, tabstate.Disconnected{}),
+			want:   tabstate.State{URL: home, Committed: true, Crashed: true, CrashReason: "crashed", BrowserGone: true},
+			reason: tabstate.ErrBrowserGone,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tab := tabstate.Tab{MainFrame: frame}
+			for _, ev := range tt.events {
+				tab.Apply(ev)
+			}
+			if diff := cmp.Diff(tt.want, tab.State()); diff != "" {
+				t.Errorf("State() mismatch (-want +got):\n%s", diff)
+			}
+			if err := tabstate.Blocked(tab.State()); !errors.Is(err, tt.reason) || (err == nil) != (tt.reason == nil) {
+				t.Errorf("Blocked() = %v; want %v", err, tt.reason)
+			}
+		})
+	}
+}
+
+func TestTabChange(t *testing.T) {
+	t.Parallel()
+	tab := tabstate.Tab{MainFrame: frame}
+	for _, ev := range loaded() {
+		tab.Apply(ev)
+	}
+	if got := tab.Apply(tabstate.TargetCrashed{}); got != tabstate.Changed|tabstate.Cut {
+		t.Errorf("first crash event = %v; want Changed|Cut", got)
+	}
+	if got := tab.Apply(tabstate.TargetCrashed{Status: "oom"}); got != tabstate.Changed {
+		t.Errorf("second crash event = %v; want Changed: evals were cut by the first", got)
+	}
+	if got := tab.Apply(tabstate.FrameNavigated{FrameID: "F2", ParentID: frame}); got != 0 {
+		t.Errorf("iframe commit = %v; want 0", got)
+	}
+	n := tab.Dialogs()
+	tab.Apply(tabstate.ReloadedAfterCrash{})
+	tab.Apply(tabstate.DialogOpening{Type: "alert"})
+	if tab.DialogHandled(n) != 0 || !tab.State().DialogOpen {
+		t.Errorf("DialogHandled(%d) cleared a dialog that opened after it", n)
+	}
+	if tab.DialogHandled(n+1) == 0 || tab.State().DialogOpen {
+		t.Errorf("DialogHandled(%d) left the dialog open", n+1)
+	}
+}
+
+func TestDecode(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		method, params string
+		want           tabstate.Event
+	}{
+		{"Target.targetCrashed", `{"targetId":"T1","status":"oom","errorCode":5}`, tabstate.TargetCrashed{TargetID: "T1", Status: "oom"}},
+		{"Inspector.targetCrashed", `{}`, tabstate.TargetCrashed{}},
+		{"Page.frameStartedNavigating", `{"frameId":"F1","url":"http://a/","loaderId":"L1","navigationType":"reload"}`,
+			tabstate.NavigationStarted{FrameID: "F1", LoaderID: "L1", URL: "http://a/", Type: "reload"}},
+		{"Page.frameNavigated", `{"frame":{"id":"F1","loaderId":"L1","url":"chrome-error://chromewebdata/","unreachableUrl":"http://a/"},"type":"Navigation"}`,
+			tabstate.FrameNavigated{FrameID: "F1", LoaderID: "L1", URL: "chrome-error://chromewebdata/", UnreachableURL: "http://a/"}},
+		{"Network.loadingFailed", `{"requestId":"L1","errorText":"net::ERR_FAILED","canceled":true,"type":"Document"}`,
+			tabstate.LoadingFailed{RequestID: "L1", ErrorText: "net::ERR_FAILED", Canceled: true}},
+		{"Page.javascriptDialogOpening", `{"url":"http://a/","message":"hi","type":"prompt","defaultPrompt":"x"}`,
+			tabstate.DialogOpening{Type: "prompt", Message: "hi", DefaultPrompt: "x"}},
+		{"Target.detachedFromTarget", `{"sessionId":"S1","targetId":"T1"}`, tabstate.Detached{SessionID: "S1", TargetID: "T1"}},
+	}
+	for _, tt := range tests {
+		got, ok := tabstate.Decode(tt.method, []byte(tt.params))
+		if !ok {
+			t.Errorf("Decode(%s) failed", tt.method)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("Decode(%s) mismatch (-want +got):\n%s", tt.method, diff)
+		}
+	}
+	if _, ok := tabstate.Decode("Network.requestWillBeSent", []byte(`{}`)); ok {
+		t.Error("Decode of an unknown method succeeded")
+	}
+	if _, ok := tabstate.Decode("Target.targetCrashed", []byte(`{"status":`)); ok {
+		t.Error("Decode of broken params succeeded")
+	}
+}
