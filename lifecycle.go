@@ -124,30 +124,45 @@ func (w *Watcher) stopLoading() error {
 }
 
 // Wait returns the tab's state once cond holds for it, waking on each change
-// the tab's events bring, with no polling. It returns ctx's error when ctx
-// ends first, the tab's [*BlockedError] when the tab closed or the browser
-// went away (its state can no longer change), and [ErrWatcherClosed] when
-// the watcher closes. cond runs under the watcher's lock: it must not call
-// the watcher.
+// the tab's events bring, with no polling: for example
+//
+//	w.Wait(ctx, func(s tabguard.TabState) bool { return s.Loaded })
+//
+// waits for the page's load event after [Watcher.Navigate]. Wait stops early
+// when calls on the tab are refused and cond does not hold: it returns the
+// state with the [*BlockedError] (a crash, a failed load, a dialog, a closed
+// tab), as [Watcher.Blocked] would. It returns ctx's error when ctx ends
+// first, and [ErrWatcherClosed] when the watcher closes. cond runs under the
+// watcher's lock: it must not call the watcher.
 func (w *Watcher) Wait(ctx context.Context, cond func(TabState) bool) (TabState, error) {
 	if ctx == nil || cond == nil {
 		return TabState{}, fmt.Errorf("%w: nil context or condition", ErrInvalidArgument)
 	}
+	synced := false
 	for {
 		w.mu.Lock()
-		s, closed, ch := w.tab.State(), w.closed, w.changed
+		s, ch, closed := w.tab.State(), w.changed, w.closed
 		ok := !closed && cond(s)
+		var err error
+		if !ok && !closed {
+			err = w.refusal()
+		}
 		w.mu.Unlock()
 		switch {
-		case ok:
-			return s, nil
 		case closed:
 			return s, ErrWatcherClosed
-		case s.Closed || s.BrowserGone:
-			return s, EvalBlockedReason(s)
+		case ok:
+			return s, nil
+		case stale(err) && !synced:
+			// A recovery may have ended the refusal: apply every event so far.
+			synced = w.bw.sync(ctx) == nil
+			continue
+		case err != nil:
+			return s, err
 		}
 		select {
 		case <-ch:
+			synced = false
 		case <-ctx.Done():
 			return s, ctx.Err()
 		}

@@ -51,6 +51,8 @@ func pageEvent(m *rod.Message) (tabstate.Event, bool) {
 		var e proto.PageNavigatedWithinDocument
 		m.Load(&e)
 		return tabstate.NavigatedWithinDocument{FrameID: string(e.FrameID), URL: e.URL}, true
+	case "Page.loadEventFired":
+		return tabstate.LoadFired{}, true
 	case "Page.frameStoppedLoading":
 		var e proto.PageFrameStoppedLoading
 		m.Load(&e)

@@ -86,6 +86,17 @@ func (w *Watcher) start(ctx context.Context) error {
 		w.broadcast()
 		w.mu.Unlock()
 	}
+	var ready *proto.RuntimeEvaluateResult
+	err = w.probe(p, func(p *rod.Page) (err error) {
+		ready, err = proto.RuntimeEvaluate{Expression: `document.readyState`}.Call(p)
+		return err
+	})
+	if err == nil && ready.Result.Value.Str() == "complete" {
+		w.mu.Lock()
+		w.tab.LearnLoaded(seq)
+		w.broadcast()
+		w.mu.Unlock()
+	}
 	if err := <-network; err != nil {
 		w.enableNetworkLater()
 	}

@@ -162,10 +162,21 @@ func (w *Watcher) explain(err error) error {
 	if !errors.As(err, &be) || be.Reason != ErrTabCrashed || be.Detail != "" {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), eventGrace)
-	defer cancel()
-	_, _ = w.Wait(ctx, func(s TabState) bool { return !s.Crashed || s.CrashReason != "" })
-	return w.blocked(ErrTabCrashed)
+	timer := time.NewTimer(eventGrace)
+	defer timer.Stop()
+	for {
+		w.mu.Lock()
+		s, ch := w.tab.State(), w.changed
+		w.mu.Unlock()
+		if !s.Crashed || s.CrashReason != "" {
+			return w.blocked(ErrTabCrashed)
+		}
+		select {
+		case <-ch:
+		case <-timer.C:
+			return w.blocked(ErrTabCrashed)
+		}
+	}
 }
 
 // classify maps the CDP errors that mean the tab cannot answer to the

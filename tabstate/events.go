@@ -37,6 +37,9 @@ type FrameNavigated struct {
 // beforeunload dialog ends one so, with no network event).
 type StoppedLoading struct{ FrameID string }
 
+// LoadFired is Page.loadEventFired: the main frame's document loaded.
+type LoadFired struct{}
+
 // NavigatedWithinDocument is Page.navigatedWithinDocument: the URL changed
 // without a new document (an anchor, the History API).
 type NavigatedWithinDocument struct{ FrameID, URL string }
@@ -76,6 +79,7 @@ func (NavigationStarted) isEvent()       {}
 func (FrameNavigated) isEvent()          {}
 func (NavigatedWithinDocument) isEvent() {}
 func (StoppedLoading) isEvent()          {}
+func (LoadFired) isEvent()               {}
 func (LoadingFailed) isEvent()           {}
 func (DialogOpening) isEvent()           {}
 func (DialogClosed) isEvent()            {}
@@ -94,6 +98,7 @@ var Methods = map[string]bool{
 	"Page.frameNavigated":                true,
 	"Page.navigatedWithinDocument":       true,
 	"Page.frameStoppedLoading":           true,
+	"Page.loadEventFired":                true,
 	"Network.loadingFailed":              true,
 	"Page.javascriptDialogOpening":       true,
 	"Page.javascriptDialogClosed":        true,
@@ -136,6 +141,8 @@ func Decode(method string, params []byte) (Event, bool) {
 		var p struct{ FrameID, URL string }
 		err = json.Unmarshal(params, &p)
 		ev = NavigatedWithinDocument{FrameID: p.FrameID, URL: p.URL}
+	case "Page.loadEventFired":
+		ev = LoadFired{}
 	case "Page.frameStoppedLoading":
 		var p struct{ FrameID string }
 		err = json.Unmarshal(params, &p)

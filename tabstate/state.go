@@ -30,6 +30,9 @@ type State struct {
 	// that starts on a crashed tab or one with no document leaves it false
 	// until the new document commits: the tab is loading, as on a first load.
 	Committed bool
+	// Loaded reports that the committed document fired its load event: its
+	// HTML, images and scripts are in. It is false from the commit until then.
+	Loaded bool
 	// LoadError is the network error of the last main-frame load, such as
 	// "net::ERR_CONNECTION_REFUSED"; empty when the load did not fail.
 	LoadError string

@@ -66,6 +66,14 @@ func (t *Tab) Learn(url string, committed bool, seq uint64) {
 	}
 }
 
+// LearnLoaded records that the committed document had fired its load
+// event, as the owner found by asking the page, unless news arrived since seq.
+func (t *Tab) LearnLoaded(seq uint64) {
+	if t.seq == seq && t.state.Committed {
+		t.state.Loaded = true
+	}
+}
+
 // LearnErrorPage records that Chrome's error page stands in for url, as
 // the owner found in the frame tree, unless news arrived since seq.
 func (t *Tab) LearnErrorPage(url string, seq uint64) {
@@ -91,7 +99,7 @@ func (t *Tab) Apply(e Event) Change {
 	switch e := e.(type) {
 	case TargetCrashed:
 		first := !s.Crashed
-		s.Crashed = true
+		s.Crashed, s.Loaded = true, false
 		clearDialog(s) // the renderer took its dialog and pause with it
 		s.Paused, s.PauseReason = false, ""
 		if e.Status != "" {
@@ -103,7 +111,7 @@ func (t *Tab) Apply(e Event) Change {
 		return Changed
 	case ReloadedAfterCrash:
 		// A new renderer: the tab is loading the page the navigation names.
-		s.Crashed, s.CrashReason, s.Committed = false, "", false
+		s.Crashed, s.CrashReason, s.Committed, s.Loaded = false, "", false, false
 		t.seq++
 		return Changed | News
 	case NavigationStarted:
@@ -121,6 +129,12 @@ func (t *Tab) Apply(e Event) Change {
 		return Changed
 	case LoadingFailed:
 		return t.failed(e)
+	case LoadFired:
+		if !s.Committed || s.Loaded {
+			return 0
+		}
+		s.Loaded = true
+		return Changed
 	case StoppedLoading:
 		if t.nav == nil || e.FrameID != t.MainFrame {
 			return 0
@@ -170,7 +184,7 @@ func (t *Tab) started(e NavigationStarted) Change {
 	if s.Crashed || s.LoadError != "" || s.ErrorPage || s.URL == "about:blank" || s.URL == "" {
 		// A new tab's blank document holds renderer commands until the
 		// first page commits: nothing is there yet either.
-		s.Committed = false
+		s.Committed, s.Loaded = false, false
 	}
 	s.Crashed, s.CrashReason = false, ""
 	s.LoadError, s.ErrorPage = "", false
@@ -190,6 +204,7 @@ func (t *Tab) commit(e FrameNavigated) Change {
 	clearDialog(s) // a new document has no dialog and no pause
 	s.Paused, s.PauseReason = false, ""
 	doc := t.state
+	doc.Loaded = false
 	if e.UnreachableURL != "" {
 		doc.URL, doc.Committed, doc.ErrorPage = e.UnreachableURL, false, true
 	} else {
@@ -201,7 +216,7 @@ func (t *Tab) commit(e FrameNavigated) Change {
 		// what the tab keeps if the newer load is cancelled; until then
 		// the tab is loading the newer one, and a real page answers evals.
 		t.nav.before = doc
-		s.Committed = doc.Committed
+		s.Committed, s.Loaded = doc.Committed, false
 		return Changed | News
 	}
 	if t.nav != nil {
@@ -231,7 +246,7 @@ func (t *Tab) failed(e LoadingFailed) Change {
 // without a commit had replaced.
 func (t *Tab) abandoned() Change {
 	s, b := &t.state, t.nav.before
-	s.URL, s.Committed, s.LoadError, s.ErrorPage = b.URL, b.Committed, b.LoadError, b.ErrorPage
+	s.URL, s.Committed, s.Loaded, s.LoadError, s.ErrorPage = b.URL, b.Committed, b.Loaded, b.LoadError, b.ErrorPage
 	t.nav = nil
 	t.seq++
 	return Changed | News

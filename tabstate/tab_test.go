@@ -41,6 +41,11 @@ func TestTab(t *testing.T) {
 			want:   tabstate.State{URL: home, Committed: true},
 		},
 		{
+			name:   "load event",
+			events: append(loaded(), tabstate.LoadFired{}),
+			want:   tabstate.State{URL: home, Committed: true, Loaded: true},
+		},
+		{
 			name:   "crash keeps the status of Target.targetCrashed",
 			events: append(loaded(), tabstate.TargetCrashed{}, tabstate.TargetCrashed{TargetID: frame, Status: "oom"}),
 			want:   tabstate.State{URL: home, Committed: true, Crashed: true, CrashReason: "oom"},

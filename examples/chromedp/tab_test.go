@@ -106,7 +106,7 @@ func TestCrashFailsInFlightAndRefuses(t *testing.T) {
 	assert.Less(t, time.Since(start), 100*time.Millisecond, "a refusal must not touch the tab")
 	var be *tabguard.BlockedError
 	require.ErrorAs(t, err, &be)
-	assert.Equal(t, "tab renderer crashed (reason: crashed): reload the tab", err.Error())
+	assert.Equal(t, "tab renderer crashed (reason: crashed): reload the tab (Watcher.Reload)", err.Error())
 	assert.Equal(t, url, be.URL)
 
 	// Page.reload brings the renderer back, and with it the evals.
@@ -129,7 +129,7 @@ func TestDeadURLIsRefused(t *testing.T) {
 	eventually(t, "the load error", func() bool { return tab.State().LoadError != "" })
 	_, err = Eval[string](ctx, tab, 5*time.Second, `document.title`)
 	require.ErrorIs(t, err, tabguard.ErrNoDocument)
-	assert.Equal(t, "tab has no document: net::ERR_CONNECTION_REFUSED loading "+url+": navigate the tab again", err.Error())
+	assert.Equal(t, "tab has no document: net::ERR_CONNECTION_REFUSED loading "+url+": navigate again (Watcher.Navigate)", err.Error())
 }
 
 func TestClosedTabIsRefused(t *testing.T) {

@@ -68,7 +68,7 @@ type CursorResponse struct {
 }
 
 // ErrorResponse is the body of every 4xx and 5xx answer. Error is the real
-// reason, such as "tab renderer crashed (reason: crashed): reload the tab".
+// reason, such as "tab renderer crashed (reason: crashed): reload the tab (Watcher.Reload)".
 // Tab names the tab a failed POST /browser/tabs still opened.
 type ErrorResponse struct {
 	Error string `json:"error"`

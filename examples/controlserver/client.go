@@ -50,7 +50,7 @@ type APIError struct {
 	Tab     string // the tab a failed Open still opened, if any
 }
 
-// Error reads like "500: tab renderer crashed (reason: crashed): reload the tab".
+// Error reads like "500: tab renderer crashed (reason: crashed): reload the tab (Watcher.Reload)".
 func (e *APIError) Error() string { return strconv.Itoa(e.Status) + ": " + e.Message }
 
 // Open opens a tab at pageURL and returns its ID. When the page fails to

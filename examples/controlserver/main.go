@@ -10,7 +10,7 @@
 //	curl -d '{"tab":"ID","x":100,"y":200}' 127.0.0.1:8090/browser/cursor
 //
 // A tab that cannot answer gets a 500 whose JSON body is the real reason,
-// such as {"error": "tab renderer crashed (reason: crashed): reload the tab"};
+// such as {"error": "tab renderer crashed (reason: crashed): reload the tab (Watcher.Reload)"};
 // bad input gets a 400. Client in client.go calls it with timeouts set.
 package main
 

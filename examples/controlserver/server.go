@@ -103,7 +103,11 @@ func (s *Server) Open(ctx context.Context, url string) (string, error) {
 
 	lctx, cancel := context.WithTimeout(ctx, s.loadTimeout)
 	defer cancel()
-	if err := load(lctx, page, w, url); err != nil {
+	err = w.Navigate(lctx, url)
+	if err == nil {
+		_, err = w.Wait(lctx, func(s tabguard.TabState) bool { return s.Loaded })
+	}
+	if err != nil {
 		if errors.Is(lctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
 			return id, fmt.Errorf("load %s: not loaded within %v: %w", url, s.loadTimeout, err)
 		}

@@ -2,7 +2,7 @@
 // headless Chromium through three tools: open_tab, get_tab_dom (HTML capped
 // at max_bytes, default 100 KB, with a notice naming the full size) and
 // eval_in_tab. A crashed or dead tab answers with a tool error carrying the
-// real reason, such as "tab renderer crashed (reason: oom): reload the tab",
+// real reason, such as "tab renderer crashed (reason: oom): reload the tab (Watcher.Reload)",
 // instead of hanging the session. It has its own module; run it, or name
 // it as the command in an MCP client's config, with
 //

@@ -53,6 +53,12 @@ type EvalInTabOutput struct {
 	Value any `json:"value" jsonschema:"the function's result as JSON"`
 }
 
+// maxBytesNotice words the truncation notice in the tool's own terms: the
+// cap is get_tab_dom's max_bytes.
+func maxBytesNotice(shown, size, maxBytes int) string {
+	return fmt.Sprintf("<!-- truncated: showing %d of %d bytes (max_bytes %d); call get_tab_dom with a larger max_bytes to see more -->", shown, size, maxBytes)
+}
+
 // browserTools serves the tools over one rod browser, with one
 // tabguard.Watcher per tab it opened.
 type browserTools struct {
@@ -72,7 +78,14 @@ type tab struct {
 // configures each tab's watcher and may be nil. The caller should call
 // Close on the returned tools when finished.
 func newServer(b *rod.Browser, opts *tabguard.Options) (*mcp.Server, *browserTools) {
-	t := &browserTools{browser: b, opts: opts, tabs: map[string]*tab{}}
+	o := tabguard.Options{}
+	if opts != nil {
+		o = *opts
+	}
+	if o.DOMNotice == nil {
+		o.DOMNotice = maxBytesNotice
+	}
+	t := &browserTools{browser: b, opts: &o, tabs: map[string]*tab{}}
 	s := mcp.NewServer(&mcp.Implementation{Name: "tabguard-browser", Version: "v0.1.0"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "open_tab", Description: "Open a browser tab at a URL and wait for it to load."}, t.openTab)
 	mcp.AddTool(s, &mcp.Tool{
@@ -109,7 +122,11 @@ func (t *browserTools) openTab(ctx context.Context, _ *mcp.CallToolRequest, in O
 	t.tabs[id] = &tab{page: page, w: w}
 	t.mu.Unlock()
 
-	if err := load(ctx, page, w, in.URL); err != nil {
+	err = w.Navigate(ctx, in.URL)
+	if err == nil {
+		_, err = w.Wait(ctx, func(s tabguard.TabState) bool { return s.Loaded })
+	}
+	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return nil, OpenTabOutput{}, fmt.Errorf("tab %s: load %s: not loaded within %v: %w", id, in.URL, loadTimeout, err)
 		}
@@ -128,7 +145,7 @@ func (t *browserTools) getTabDOM(ctx context.Context, _ *mcp.CallToolRequest, in
 	}
 	d, err := tb.w.DOM(ctx, in.MaxBytes)
 	if err != nil {
-		return nil, GetTabDOMOutput{}, err // the real reason: "tab renderer crashed (reason: oom): reload the tab"
+		return nil, GetTabDOMOutput{}, err // the real reason: "tab renderer crashed (reason: oom): reload the tab (Watcher.Reload)"
 	}
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: d.HTML}}}
 	return res, GetTabDOMOutput{Size: d.Size, Truncated: d.Truncated}, nil
