@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard"
 	"github.com/tabguard/tabguard/internal/benchutil"
@@ -126,8 +127,11 @@ func BenchmarkHealthyEval(b *testing.B) {
 }
 
 // BenchmarkRefusal times Watcher.Eval on tabs it must refuse: one whose
-// renderer crashed, one whose load failed. A refusal reads the watcher's
-// state and touches no socket.
+// renderer crashed, one whose load failed. A refusal sends nothing to the
+// renderer; before it answers, it makes sure no recovery is still on its way
+// through rod's event fan-out (one browser-side round trip, see sync.go).
+// The baseline, timed alternately with each refusal, is the cheapest
+// browser-side round trip there is: Target.getTargetInfo of the tab.
 func BenchmarkRefusal(b *testing.B) {
 	br := benchBrowser(b)
 	srv := serve(b)
@@ -136,31 +140,39 @@ func BenchmarkRefusal(b *testing.B) {
 		w := watch(b, page, nil)
 		crash(b, page)
 		eventually(b, "the crash", blockedBy(b, w, tabguard.ErrTabCrashed))
-		benchRefusals(b, w, tabguard.ErrTabCrashed)
+		benchRefusals(b, page, w, tabguard.ErrTabCrashed)
 	})
 	b.Run("tab=no-document", func(b *testing.B) {
 		page := testbrowser.NewPage(b, br)
 		w := watch(b, page, nil)
 		require.Error(b, navigate(b, page, testbrowser.DeadURL(b)))
 		eventually(b, "the load error", blockedBy(b, w, tabguard.ErrNoDocument))
-		benchRefusals(b, w, tabguard.ErrNoDocument)
+		benchRefusals(b, page, w, tabguard.ErrNoDocument)
 	})
 }
 
-func benchRefusals(b *testing.B, w *tabguard.Watcher, want error) {
+func benchRefusals(b *testing.B, page *rod.Page, w *tabguard.Watcher, want error) {
 	ctx := testbrowser.Context(b, 5*time.Minute)
-	var s benchutil.Samples
+	info := proto.TargetGetTargetInfo{TargetID: page.TargetID}
+	var s, rt benchutil.Samples
 	for b.Loop() {
 		var err error
 		s = append(s, benchutil.Time(func() { _, err = w.Eval(ctx, `() => 1`) }))
 		if !errors.Is(err, want) {
 			b.Fatalf("Watcher.Eval() = %v; want %v", err, want)
 		}
+		rt = append(rt, benchutil.Time(func() { _, err = info.Call(page.Browser().Context(ctx)) }))
+		require.NoError(b, err)
 	}
 	report(b, map[string]float64{
-		"p50-us": benchutil.Us(s.Quantile(0.5)),
-		"p99-us": benchutil.Us(s.Quantile(0.99)),
-		"max-us": benchutil.Us(s.Quantile(1)),
+		"p50-us":             benchutil.Us(s.Quantile(0.5)),
+		"p99-us":             benchutil.Us(s.Quantile(0.99)),
+		"max-us":             benchutil.Us(s.Quantile(1)),
+		"roundtrip-p50-us":   benchutil.Us(rt.Quantile(0.5)),
+		"roundtrip-p99-us":   benchutil.Us(rt.Quantile(0.99)),
+		"p50/roundtrip":      benchutil.Ratio(s.Quantile(0.5), rt.Quantile(0.5)),
+		"p99/roundtrip-p99":  benchutil.Ratio(s.Quantile(0.99), rt.Quantile(0.99)),
+		"refusal-vs-timeout": benchutil.Ratio(tabguard.DefaultEvalTimeout, s.Quantile(0.99)),
 	})
 }
 
