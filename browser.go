@@ -103,6 +103,8 @@ func (bw *BrowserWatcher) add(w *Watcher) error {
 		return fmt.Errorf("%w: the BrowserWatcher is closed", ErrWatcherClosed)
 	case bw.gone:
 		return &BlockedError{Reason: ErrBrowserGone}
+	case bw.sessions[w.page.SessionID] != nil:
+		return fmt.Errorf("%w: page %s is watched already: use the Watcher the first Watch returned", ErrInvalidArgument, w.page.TargetID)
 	}
 	bw.sessions[w.page.SessionID] = w
 	bw.targets[w.page.TargetID] = append(bw.targets[w.page.TargetID], w)
