@@ -79,14 +79,7 @@ func (bw *BrowserWatcher) Watch(page *rod.Page) (*Watcher, error) {
 // goroutines to return. It leaves the browser and its tabs alone. Calling
 // Close again does nothing.
 func (bw *BrowserWatcher) Close() error {
-	bw.mu.Lock()
-	bw.closed = true
-	var all []*Watcher
-	for _, w := range bw.sessions {
-		all = append(all, w)
-	}
-	bw.mu.Unlock()
-	for _, w := range all {
+	for _, w := range bw.mark(&bw.closed) {
 		_ = w.Close()
 	}
 	bw.cancel()
@@ -199,14 +192,20 @@ func (bw *BrowserWatcher) toTarget(id proto.TargetTargetID, ev tabstate.Event) {
 // disconnected records that the connection to the browser is lost, on every
 // watcher, cutting their evals in flight short.
 func (bw *BrowserWatcher) disconnected() {
+	for _, w := range bw.mark(&bw.gone) {
+		w.apply(tabstate.Disconnected{})
+	}
+}
+
+// mark sets *flag (bw.closed or bw.gone) under bw.mu and returns the
+// watchers bw has then.
+func (bw *BrowserWatcher) mark(flag *bool) []*Watcher {
 	bw.mu.Lock()
-	bw.gone = true
-	var all []*Watcher
+	defer bw.mu.Unlock()
+	*flag = true
+	all := make([]*Watcher, 0, len(bw.sessions))
 	for _, w := range bw.sessions {
 		all = append(all, w)
 	}
-	bw.mu.Unlock()
-	for _, w := range all {
-		w.apply(tabstate.Disconnected{})
-	}
+	return all
 }

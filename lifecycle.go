@@ -173,23 +173,13 @@ func (w *Watcher) Wait(ctx context.Context, cond func(TabState) bool) (TabState,
 // under the deadline and cut-off of an eval; allow says which refusals it
 // goes ahead despite.
 func (w *Watcher) lifecycle(ctx context.Context, allow func(error) bool, fn func(*rod.Page) error) error {
-	if ctx == nil {
-		return fmt.Errorf("%w: nil context", ErrInvalidArgument)
-	}
-	cctx, cut := context.WithCancelCause(ctx)
-	defer cut(nil)
-	tctx, cancel := withEvalTimeout(cctx, w.timeout)
-	defer cancel()
-	call := &inflight{cancel: cut}
-	if err := w.admit(ctx, call, allow); err != nil {
-		return err
-	}
-	defer w.leave(call)
-	err := w.whenAttached(tctx, func() error { return fn(w.page.Context(tctx)) })
-	if err == nil {
-		return nil
-	}
-	return w.explain(deadlineError(ctx, tctx, w.classify(err)))
+	return w.guarded(ctx, allow, func(_ *inflight, tctx context.Context) error {
+		err := w.whenAttached(tctx, func() error { return fn(w.page.Context(tctx)) })
+		if err == nil {
+			return nil
+		}
+		return w.explain(deadlineError(ctx, tctx, w.classify(err)))
+	})
 }
 
 // whenAttached runs call, and again while Chrome answers "Not attached to

@@ -71,6 +71,25 @@ func (w *Watcher) Do(ctx context.Context, fn func(page *rod.Page) error) error {
 // do runs fn against the tab under the eval deadline, unless the tab is
 // refused; a crash, a closed tab or Close cuts fn short through its context.
 func (w *Watcher) do(ctx context.Context, fn func(*rod.Page) error) error {
+	return w.guarded(ctx, nil, func(call *inflight, tctx context.Context) error {
+		check := w.checkBusy(w.timeout)
+		err := fn(w.page.Context(tctx))
+		check.stop(tctx.Err() == nil)
+		switch {
+		case err == nil:
+		case w.terminatedDuring(call, err):
+			err = w.blocked(ErrTerminated)
+		case w.navigatedDuring(call, err):
+			err = w.blocked(ErrNavigated)
+		}
+		return w.finish(ctx, tctx, err, check)
+	})
+}
+
+// guarded admits a call unless the tab refuses it (allow names the
+// refusals it goes ahead despite) and runs it with a context that ends at
+// the eval deadline, when ctx does, or when the tab dies under it.
+func (w *Watcher) guarded(ctx context.Context, allow func(error) bool, run func(call *inflight, tctx context.Context) error) error {
 	if ctx == nil {
 		return fmt.Errorf("%w: nil context", ErrInvalidArgument)
 	}
@@ -78,23 +97,12 @@ func (w *Watcher) do(ctx context.Context, fn func(*rod.Page) error) error {
 	defer cut(nil)
 	tctx, cancel := withEvalTimeout(cctx, w.timeout)
 	defer cancel()
-
 	call := &inflight{cancel: cut}
-	if err := w.admit(ctx, call, nil); err != nil {
+	if err := w.admit(ctx, call, allow); err != nil {
 		return err
 	}
 	defer w.leave(call)
-	check := w.checkBusy(w.timeout)
-	err := fn(w.page.Context(tctx))
-	check.stop(tctx.Err() == nil)
-	switch {
-	case err == nil:
-	case w.terminatedDuring(call, err):
-		err = w.blocked(ErrTerminated)
-	case w.navigatedDuring(call, err):
-		err = w.blocked(ErrNavigated)
-	}
-	return w.finish(ctx, tctx, err, check)
+	return run(call, tctx)
 }
 
 // terminatedDuring reports whether Runtime.terminateExecution stopped
