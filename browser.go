@@ -10,35 +10,54 @@ import (
 	"github.com/tabguard/tabguard/tabstate"
 )
 
-// BrowserWatcher follows every watched tab of one browser through a single
-// subscription to the browser's CDP events, and hands out a [Watcher] for
-// each tab. Its methods are safe for concurrent use. The caller should call
-// Close when finished.
+// BrowserWatcher follows every tab of one browser through a single
+// subscription to the browser's CDP events: it hands out a [Watcher] for
+// each tab a program evaluates on, lists every tab with its health
+// ([BrowserWatcher.Tabs]) and reports crashes, new tabs and closed ones
+// ([BrowserWatcher.Changes]), all without a CDP call. Its methods are safe
+// for concurrent use. The caller should call Close when finished.
 //
 // rod fans every event of every tab out to every subscriber, so each
 // subscription costs work on every event of the browser. A BrowserWatcher
-// adds one subscription and one goroutine however many tabs it watches;
-// [Watch] makes one of each per tab.
+// adds one subscription and one goroutine however many tabs it watches, and
+// no goroutine per watched tab; [Watch], for one-tab programs, makes a
+// BrowserWatcher of its own, so it costs one subscription and one goroutine
+// a tab.
 type BrowserWatcher struct {
 	browser *rod.Browser // bound to the watcher's own context
 	opts    Options
 	cancel  context.CancelFunc
-	done    <-chan struct{} // closed when Close starts
-	wg      sync.WaitGroup  // the event loop and marker detaches
+	wg      sync.WaitGroup // the event loop and marker detaches
+	changes chan TabChange // closed when the event loop ends
 
 	mu       sync.RWMutex
 	sessions map[proto.TargetSessionID]*Watcher
-	targets  map[proto.TargetTargetID][]*Watcher
+	targets  map[proto.TargetTargetID]*pageTarget
+	order    uint64 // numbers targets in the order they were seen
+	missed   int    // changes dropped since the last one delivered
 	closed   bool
 	gone     bool // the connection to the browser is lost
 
 	markers markers
 }
 
-// WatchBrowser starts following b's events. opts applies to every Watcher
-// it hands out and may be nil. A nil or unconnected browser gives
-// [ErrInvalidArgument].
+// WatchBrowser starts following b's events and lists b's tabs. opts applies
+// to every Watcher it hands out and may be nil. A nil browser gives
+// [ErrInvalidArgument]; a browser that went away gives [ErrBrowserGone].
 func WatchBrowser(b *rod.Browser, opts *Options) (*BrowserWatcher, error) {
+	bw, err := startBrowserWatcher(b, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := bw.listTargets(); err != nil {
+		_ = bw.Close()
+		return nil, err
+	}
+	return bw, nil
+}
+
+// startBrowserWatcher subscribes to b's events and starts the event loop.
+func startBrowserWatcher(b *rod.Browser, opts *Options) (*BrowserWatcher, error) {
 	if b == nil || b.GetContext() == nil {
 		return nil, fmt.Errorf("%w: nil browser: pass a connected rod.Browser", ErrInvalidArgument)
 	}
@@ -53,14 +72,15 @@ func WatchBrowser(b *rod.Browser, opts *Options) (*BrowserWatcher, error) {
 		browser:  b.Context(ctx),
 		opts:     *opts,
 		cancel:   cancel,
-		done:     ctx.Done(),
+		changes:  make(chan TabChange, changesBuffer),
 		sessions: map[proto.TargetSessionID]*Watcher{},
-		targets:  map[proto.TargetTargetID][]*Watcher{},
+		targets:  map[proto.TargetTargetID]*pageTarget{},
 	}
 	events := bw.browser.Event()
 	bw.wg.Add(1)
 	go func() {
 		defer bw.wg.Done()
+		defer close(bw.changes)
 		bw.run(ctx, events)
 	}()
 	return bw, nil
@@ -75,9 +95,9 @@ func (bw *BrowserWatcher) Watch(page *rod.Page) (*Watcher, error) {
 }
 
 // Close stops following the browser, closes every Watcher it handed out
-// (failing their evals in flight with [ErrWatcherClosed]) and waits for its
-// goroutines to return. It leaves the browser and its tabs alone. Calling
-// Close again does nothing.
+// (failing their calls in flight with [ErrWatcherClosed]), closes the
+// Changes channel and waits for its goroutines to return. It leaves the
+// browser and its tabs alone. Calling Close again does nothing.
 func (bw *BrowserWatcher) Close() error {
 	for _, w := range bw.mark(&bw.closed) {
 		_ = w.Close()
@@ -100,7 +120,8 @@ func (bw *BrowserWatcher) add(w *Watcher) error {
 		return fmt.Errorf("%w: page %s is watched already: use the Watcher the first Watch returned", ErrInvalidArgument, w.page.TargetID)
 	}
 	bw.sessions[w.page.SessionID] = w
-	bw.targets[w.page.TargetID] = append(bw.targets[w.page.TargetID], w)
+	t := bw.target(w.page.TargetID)
+	t.watchers = append(t.watchers, w)
 	return nil
 }
 
@@ -111,17 +132,8 @@ func (bw *BrowserWatcher) remove(w *Watcher) {
 	if bw.sessions[w.page.SessionID] == w {
 		delete(bw.sessions, w.page.SessionID)
 	}
-	ws := bw.targets[w.page.TargetID]
-	for i, x := range ws {
-		if x == w {
-			ws = append(ws[:i:i], ws[i+1:]...)
-			break
-		}
-	}
-	if len(ws) == 0 {
-		delete(bw.targets, w.page.TargetID)
-	} else {
-		bw.targets[w.page.TargetID] = ws
+	if t := bw.targets[w.page.TargetID]; t != nil {
+		t.watchers = without(t.watchers, w)
 	}
 }
 
@@ -155,14 +167,22 @@ func (bw *BrowserWatcher) dispatch(m *rod.Message) {
 		return
 	}
 	switch m.Method {
+	case "Target.targetCreated":
+		var e proto.TargetTargetCreated
+		m.Load(&e)
+		bw.seen(e.TargetInfo, true)
+	case "Target.targetInfoChanged":
+		var e proto.TargetTargetInfoChanged
+		m.Load(&e)
+		bw.seen(e.TargetInfo, false)
 	case "Target.targetCrashed":
 		var e proto.TargetTargetCrashed
 		m.Load(&e)
-		bw.toTarget(e.TargetID, tabstate.TargetCrashed{TargetID: string(e.TargetID), Status: e.Status})
+		bw.targetEvent(e.TargetID, tabstate.TargetCrashed{TargetID: string(e.TargetID), Status: e.Status})
 	case "Target.targetDestroyed":
 		var e proto.TargetTargetDestroyed
 		m.Load(&e)
-		bw.toTarget(e.TargetID, tabstate.Detached{TargetID: string(e.TargetID)})
+		bw.targetEvent(e.TargetID, tabstate.Detached{TargetID: string(e.TargetID)})
 	case "Target.detachedFromTarget":
 		// rod cancels the page's context on detach too, but not that of a
 		// page clone made with page.Context, so the watcher looks itself.
@@ -179,18 +199,8 @@ func (bw *BrowserWatcher) dispatch(m *rod.Message) {
 	}
 }
 
-// toTarget applies ev to every watcher of the target id.
-func (bw *BrowserWatcher) toTarget(id proto.TargetTargetID, ev tabstate.Event) {
-	bw.mu.RLock()
-	ws := bw.targets[id]
-	bw.mu.RUnlock()
-	for _, w := range ws {
-		w.apply(ev)
-	}
-}
-
 // disconnected records that the connection to the browser is lost, on every
-// watcher, cutting their evals in flight short.
+// watcher, cutting their calls in flight short.
 func (bw *BrowserWatcher) disconnected() {
 	for _, w := range bw.mark(&bw.gone) {
 		w.apply(tabstate.Disconnected{})
@@ -208,4 +218,15 @@ func (bw *BrowserWatcher) mark(flag *bool) []*Watcher {
 		all = append(all, w)
 	}
 	return all
+}
+
+// without returns ws without w, in a new slice: readers may hold the old one.
+func without(ws []*Watcher, w *Watcher) []*Watcher {
+	out := make([]*Watcher, 0, len(ws))
+	for _, x := range ws {
+		if x != w {
+			out = append(out, x)
+		}
+	}
+	return out
 }
