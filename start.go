@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-rod/rod"
@@ -15,44 +16,45 @@ import (
 // probeTimeout bounds each CDP call Watch makes to learn the tab's state.
 const probeTimeout = time.Second
 
-// start learns the tab's state as it is now.
+// start learns the tab's state as it is now, in two rounds of calls sent
+// together: first the browser-side ones, which answer whatever the renderer
+// does, then, on a committed tab, the renderer-side ones.
 func (w *Watcher) start(ctx context.Context) error {
 	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	p := w.page.Context(pctx)
-	// Any navigation news applied since the watcher registered is fresher
-	// than what the probes learn: the browser-side answers can trail a
-	// commit (the target URL reads "" for a moment after one).
-	const seq = 0
 	if w.dialogs != DialogRefuse {
 		// Before anything asks the renderer, which an open dialog holds.
 		w.clearDialog(p)
 	}
-	if err := (proto.InspectorEnable{}).Call(p); err != nil {
-		return w.startError("enable the Inspector domain", err)
-	}
-	info, err := proto.TargetGetTargetInfo{TargetID: w.page.TargetID}.Call(w.page.Browser().Context(pctx))
-	if err != nil {
-		return w.startError("read the target info", err)
-	}
-	// While a first navigation is pending, the target already shows the new
-	// URL but the history has only about:blank: that mismatch means nothing
-	// is committed yet. A tab too new to have history is in its first load.
-	// A renderer hung by chrome://hang also shows chrome://hang/ as its
-	// target URL while the history keeps the page it hangs on (measured on
-	// Chromium 156): Chrome's debug URLs never load, so the page is kept.
-	hist, err := proto.PageGetNavigationHistory{}.Call(p)
-	if err != nil && !errors.Is(err, cdp.ErrNotAttachedToActivePage) {
-		return w.startError("read the navigation history", err)
-	}
-	url, committed := info.TargetInfo.URL, false
-	if err == nil && hist.CurrentIndex >= 0 && hist.CurrentIndex < len(hist.Entries) {
-		current := hist.Entries[hist.CurrentIndex].URL
-		committed = current == url
-		if !committed && strings.HasPrefix(url, "chrome://") && current != "about:blank" {
-			url, committed = current, true
+	// Any navigation news applied since the watcher registered is fresher
+	// than what the probes learn: the browser-side answers can trail a
+	// commit (the target URL reads "" for a moment after one).
+	const seq = 0
+	var (
+		info *proto.TargetGetTargetInfoResult
+		hist *proto.PageGetNavigationHistoryResult
+	)
+	errs := together(
+		func() error { return proto.InspectorEnable{}.Call(p) },
+		func() (err error) {
+			info, err = proto.TargetGetTargetInfo{TargetID: w.page.TargetID}.Call(w.page.Browser().Context(pctx))
+			return err
+		},
+		func() (err error) {
+			hist, err = proto.PageGetNavigationHistory{}.Call(p)
+			if errors.Is(err, cdp.ErrNotAttachedToActivePage) {
+				return nil // a tab too new to have history: in its first load
+			}
+			return err
+		},
+	)
+	for i, what := range []string{"enable the Inspector domain", "read the target info", "read the navigation history"} {
+		if errs[i] != nil {
+			return w.startError(what, errs[i])
 		}
 	}
+	url, committed := learnURL(info.TargetInfo.URL, hist)
 
 	w.mu.Lock()
 	crashed := w.tab.State().Crashed
@@ -69,38 +71,74 @@ func (w *Watcher) start(ctx context.Context) error {
 		w.enableNetworkLater()
 		return nil
 	}
-	network := make(chan error, 1)
-	go func() {
-		network <- w.probe(p, func(p *rod.Page) error { return proto.NetworkEnable{}.Call(p) })
-	}()
-	var tree *proto.PageGetFrameTreeResult
-	err = w.probe(p, func(p *rod.Page) (err error) {
-		tree, err = proto.PageGetFrameTree{}.Call(p)
-		return err
-	})
-	if err == nil && tree.FrameTree != nil && tree.FrameTree.Frame != nil && tree.FrameTree.Frame.UnreachableURL != "" {
+	var (
+		tree  *proto.PageGetFrameTreeResult
+		ready *proto.RuntimeEvaluateResult
+	)
+	errs = together(
+		func() error { return w.probe(p, func(p *rod.Page) error { return proto.NetworkEnable{}.Call(p) }) },
+		func() error {
+			return w.probe(p, func(p *rod.Page) (err error) {
+				tree, err = proto.PageGetFrameTree{}.Call(p)
+				return err
+			})
+		},
+		func() error {
+			return w.probe(p, func(p *rod.Page) (err error) {
+				ready, err = proto.RuntimeEvaluate{Expression: `document.readyState`}.Call(p)
+				return err
+			})
+		},
+	)
+	w.mu.Lock()
+	if errs[1] == nil && tree.FrameTree != nil && tree.FrameTree.Frame != nil && tree.FrameTree.Frame.UnreachableURL != "" {
 		// An error page stands in for the committed URL, which the
 		// browser-side history does not tell.
-		w.mu.Lock()
 		w.tab.LearnErrorPage(tree.FrameTree.Frame.UnreachableURL, seq)
-		w.broadcast()
-		w.mu.Unlock()
 	}
-	var ready *proto.RuntimeEvaluateResult
-	err = w.probe(p, func(p *rod.Page) (err error) {
-		ready, err = proto.RuntimeEvaluate{Expression: `document.readyState`}.Call(p)
-		return err
-	})
-	if err == nil && ready.Result.Value.Str() == "complete" {
-		w.mu.Lock()
+	if errs[2] == nil && ready.Result.Value.Str() == "complete" {
 		w.tab.LearnLoaded(seq)
-		w.broadcast()
-		w.mu.Unlock()
 	}
-	if err := <-network; err != nil {
+	w.broadcast()
+	w.mu.Unlock()
+	if errs[0] != nil {
 		w.enableNetworkLater()
 	}
 	return nil
+}
+
+// learnURL tells the tab's URL and whether a document of it is committed
+// from the target's URL and the navigation history. While a first
+// navigation is pending, the target already shows the new URL but the
+// history has only about:blank: that mismatch means nothing is committed
+// yet. A renderer hung by chrome://hang also shows chrome://hang/ as its
+// target URL while the history keeps the page it hangs on (measured on
+// Chromium 156): Chrome's debug URLs never load, so that page is kept.
+func learnURL(target string, hist *proto.PageGetNavigationHistoryResult) (url string, committed bool) {
+	if hist == nil || hist.CurrentIndex < 0 || hist.CurrentIndex >= len(hist.Entries) {
+		return target, false
+	}
+	current := hist.Entries[hist.CurrentIndex].URL
+	if current != target && strings.HasPrefix(target, "chrome://") && current != "about:blank" {
+		return current, true
+	}
+	return target, current == target
+}
+
+// together runs the calls at once and returns their errors, in order.
+func together(calls ...func() error) []error {
+	errs := make([]error, len(calls))
+	var wg sync.WaitGroup
+	for i, call := range calls[1:] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i+1] = call()
+		}()
+	}
+	errs[0] = calls[0]()
+	wg.Wait()
+	return errs
 }
 
 // enableNetworkLater enables the Network domain once the renderer answers;

@@ -1,0 +1,202 @@
+package tabguard_test
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/testbrowser"
+)
+
+// watchBrowser starts a BrowserWatcher on b and closes it when t ends.
+func watchBrowser(t testing.TB, b *rod.Browser, opts *tabguard.Options) *tabguard.BrowserWatcher {
+	t.Helper()
+	bw, err := tabguard.WatchBrowser(b, opts)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = bw.Close() })
+	return bw
+}
+
+// manyTabs is how many tabs TestBrowserWatcherManyTabs watches.
+const manyTabs = 200
+
+// TestBrowserWatcherManyTabs watches 200 tabs through one BrowserWatcher:
+// the goroutines it adds do not grow with the tabs, and a crash is
+// reported on exactly the tabs Chrome reports it for.
+func TestBrowserWatcherManyTabs(t *testing.T) {
+	t.Parallel()
+	b := dedicated(t)
+	srv := serve(t)
+	ctx := testbrowser.Context(t, 3*time.Minute)
+	pages := make([]*rod.Page, manyTabs)
+	for i := range pages {
+		target, err := proto.TargetCreateTarget{URL: srv.URL + "/?tab=" + fmt.Sprint(i)}.Call(b.Context(ctx))
+		require.NoError(t, err)
+		pages[i], err = b.PageFromTarget(target.TargetID)
+		require.NoError(t, err)
+	}
+	bw := watchBrowser(t, b.Browser, nil)
+	runtime.GC()
+	before := runtime.NumGoroutine()
+	ws := make([]*tabguard.Watcher, manyTabs)
+	for i, p := range pages {
+		var err error
+		ws[i], err = bw.Watch(p)
+		require.NoError(t, err)
+	}
+	time.Sleep(500 * time.Millisecond) // let anything a Watch started finish
+	added := runtime.NumGoroutine() - before
+	t.Logf("goroutines added by watching %d tabs: %d", manyTabs, added)
+	assert.LessOrEqual(t, added, 5, "goroutines must not grow with the tabs")
+	assert.Len(t, bw.Tabs(), manyTabs)
+
+	// Chrome may host several tabs in one renderer; the watcher must report
+	// the crash on exactly the tabs Chrome reports it for.
+	reported := map[proto.TargetTargetID]bool{}
+	var mu sync.Mutex
+	wait := b.Context(ctx).EachEvent(func(e *proto.TargetTargetCrashed) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		reported[e.TargetID] = true
+		return e.TargetID == pages[7].TargetID
+	})
+	cctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	_ = proto.PageCrash{}.Call(pages[7].Context(cctx))
+	cancel()
+	wait()
+	s, err := ws[7].Wait(ctx, func(s tabguard.TabState) bool { return s.CrashReason != "" })
+	require.NoError(t, err)
+	assert.Equal(t, "crashed", s.CrashReason)
+	time.Sleep(200 * time.Millisecond) // other tabs of the same renderer report within milliseconds
+	mu.Lock()
+	defer mu.Unlock()
+	t.Logf("Chrome reported the crash for %d of %d tabs", len(reported), manyTabs)
+	for i, w := range ws {
+		err := w.Blocked(ctx)
+		if reported[pages[i].TargetID] {
+			assert.ErrorIs(t, err, tabguard.ErrTabCrashed, "tab %d", i)
+		} else {
+			assert.NoError(t, err, "tab %d", i)
+		}
+	}
+}
+
+// A consumer that never reads Changes holds nothing up: evals go on, the
+// channel keeps 256 changes, and the next change read counts the rest.
+func TestBrowserWatcherSlowConsumer(t *testing.T) {
+	t.Parallel()
+	b := dedicated(t)
+	srv := serve(t)
+	page := testbrowser.NewPage(t, b)
+	require.NoError(t, navigate(t, page, srv.URL))
+	bw := watchBrowser(t, b.Browser, nil) // after the page: it opens no change
+	w, err := bw.Watch(page)
+	require.NoError(t, err)
+	ctx := testbrowser.Context(t, 2*time.Minute)
+
+	const tabs = 150 // each opens and closes: 300 changes, over the 256 kept
+	for range tabs {
+		target, err := proto.TargetCreateTarget{URL: "about:blank"}.Call(b.Context(ctx))
+		require.NoError(t, err)
+		start := time.Now()
+		_, err = w.Eval(ctx, `() => 1`)
+		require.NoError(t, err, "an eval while nobody reads the changes")
+		assert.Less(t, time.Since(start), 2*time.Second)
+		_, err = proto.TargetCloseTarget{TargetID: target.TargetID}.Call(b.Context(ctx))
+		require.NoError(t, err)
+	}
+	// The last close is reported once the tab is gone from the list.
+	eventually(t, "the tabs to close", func() bool { return len(bw.Tabs()) <= 2 })
+	delivered, missed := 0, 0
+	for {
+		select {
+		case c := <-bw.Changes():
+			delivered++
+			missed += c.Missed
+			continue
+		default:
+		}
+		break
+	}
+	// One more change brings the count of what was dropped, if no late
+	// change of the last close did already.
+	target, err := proto.TargetCreateTarget{URL: "about:blank"}.Call(b.Context(ctx))
+	require.NoError(t, err)
+	for {
+		var c tabguard.TabChange
+		select {
+		case c = <-bw.Changes():
+		case <-ctx.Done():
+			t.Fatal("no change for the last tab")
+		}
+		delivered++
+		missed += c.Missed
+		if c.Kind == tabguard.TabOpened && c.Tab.TargetID == target.TargetID {
+			break
+		}
+	}
+	t.Logf("delivered %d changes, missed %d", delivered, missed)
+	assert.Positive(t, missed, "a full channel drops changes")
+	assert.Equal(t, 2*tabs+1, delivered+missed, "every change is delivered or counted")
+}
+
+// Closing the BrowserWatcher ends every call in flight on every tab.
+func TestBrowserWatcherCloseInFlight(t *testing.T) {
+	t.Parallel()
+	b := testbrowser.Shared(t)
+	srv := serve(t)
+	bw, err := tabguard.WatchBrowser(b.Browser, &tabguard.Options{EvalTimeout: time.Minute})
+	require.NoError(t, err)
+	defer bw.Close()
+	const tabs = 12
+	done := make(chan error, tabs)
+	for range tabs {
+		w, err := bw.Watch(loadedPage(t, srv))
+		require.NoError(t, err)
+		go func() {
+			_, err := w.Eval(testbrowser.Context(t, time.Minute), `() => new Promise(() => {})`)
+			done <- err
+		}()
+	}
+	time.Sleep(300 * time.Millisecond) // let the evals reach their pages
+	start := time.Now()
+	require.NoError(t, bw.Close())
+	for range tabs {
+		select {
+		case err := <-done:
+			assert.ErrorIs(t, err, tabguard.ErrWatcherClosed)
+		case <-time.After(5 * time.Second):
+			t.Fatal("an eval still in flight 5s after Close")
+		}
+	}
+	assert.Less(t, time.Since(start), time.Second)
+	for range bw.Changes() { // Close closed it: the loop ends after what it holds
+	}
+}
+
+// Watching a page twice through one BrowserWatcher is refused.
+func TestBrowserWatcherWatchTwice(t *testing.T) {
+	t.Parallel()
+	page := testbrowser.Page(t)
+	bw := watchBrowser(t, page.Browser(), nil)
+	w, err := bw.Watch(page)
+	require.NoError(t, err)
+	defer w.Close()
+	_, err = bw.Watch(page)
+	require.ErrorIs(t, err, tabguard.ErrInvalidArgument)
+	_, err = tabguard.WatchBrowser(nil, nil)
+	require.ErrorIs(t, err, tabguard.ErrInvalidArgument)
+	require.NoError(t, bw.Close())
+	_, err = bw.Watch(testbrowser.Page(t))
+	require.ErrorIs(t, err, tabguard.ErrWatcherClosed)
+}
+
+
