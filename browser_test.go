@@ -198,5 +198,3 @@ func TestBrowserWatcherWatchTwice(t *testing.T) {
 	_, err = bw.Watch(testbrowser.Page(t))
 	require.ErrorIs(t, err, tabguard.ErrWatcherClosed)
 }
-
-
