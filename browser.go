@@ -174,7 +174,7 @@ func (bw *BrowserWatcher) dispatch(m *rod.Message) {
 	case "Target.targetInfoChanged":
 		var e proto.TargetTargetInfoChanged
 		m.Load(&e)
-		bw.seen(e.TargetInfo, false)
+		bw.seen(e.TargetInfo, true)
 	case "Target.targetCrashed":
 		var e proto.TargetTargetCrashed
 		m.Load(&e)

@@ -16,9 +16,11 @@ import (
 // probeTimeout bounds each CDP call Watch makes to learn the tab's state.
 const probeTimeout = time.Second
 
-// start learns the tab's state as it is now, in two rounds of calls sent
-// together: first the browser-side ones, which answer whatever the renderer
-// does, then, on a committed tab, the renderer-side ones.
+// start learns the tab's state as it is now. It sends its calls all at
+// once: the browser-side ones, which answer whatever the renderer does, and
+// the renderer-side ones, which it waits for only on a committed tab that
+// has not crashed; elsewhere they finish in the background, bounded by
+// probeTimeout, a crash or Close.
 func (w *Watcher) start(ctx context.Context) error {
 	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
@@ -27,10 +29,8 @@ func (w *Watcher) start(ctx context.Context) error {
 		// Before anything asks the renderer, which an open dialog holds.
 		w.clearDialog(p)
 	}
-	// Any navigation news applied since the watcher registered is fresher
-	// than what the probes learn: the browser-side answers can trail a
-	// commit (the target URL reads "" for a moment after one).
-	const seq = 0
+	rctx, rcancel := context.WithTimeout(ctx, probeTimeout)
+	renderer := w.probeRenderer(w.page.Context(rctx), rcancel)
 	var (
 		info *proto.TargetGetTargetInfoResult
 		hist *proto.PageGetNavigationHistoryResult
@@ -55,56 +55,75 @@ func (w *Watcher) start(ctx context.Context) error {
 		}
 	}
 	url, committed := learnURL(info.TargetInfo.URL, hist)
-
 	w.mu.Lock()
 	crashed := w.tab.State().Crashed
-	w.tab.Learn(url, committed, seq)
+	w.tab.Learn(url, committed, startSeq)
 	w.broadcast()
 	w.mu.Unlock()
-
-	// Renderer-bound calls are held while the tab is crashed, in its first
-	// load or busy. On a crashed or loading tab Network is enabled in the
-	// background, bounded by the watcher's life; on a committed one Watch
-	// waits for it (at most probeTimeout), so a Navigate right after Watch
-	// has its load errors seen.
-	if !committed || crashed {
-		w.enableNetworkLater()
-		return nil
-	}
-	var (
-		tree  *proto.PageGetFrameTreeResult
-		ready *proto.RuntimeEvaluateResult
-	)
-	errs = together(
-		func() error { return w.probe(p, func(p *rod.Page) error { return proto.NetworkEnable{}.Call(p) }) },
-		func() error {
-			return w.probe(p, func(p *rod.Page) (err error) {
-				tree, err = proto.PageGetFrameTree{}.Call(p)
-				return err
-			})
-		},
-		func() error {
-			return w.probe(p, func(p *rod.Page) (err error) {
-				ready, err = proto.RuntimeEvaluate{Expression: `document.readyState`}.Call(p)
-				return err
-			})
-		},
-	)
-	w.mu.Lock()
-	if errs[1] == nil && tree.FrameTree != nil && tree.FrameTree.Frame != nil && tree.FrameTree.Frame.UnreachableURL != "" {
-		// An error page stands in for the committed URL, which the
-		// browser-side history does not tell.
-		w.tab.LearnErrorPage(tree.FrameTree.Frame.UnreachableURL, seq)
-	}
-	if errs[2] == nil && ready.Result.Value.Str() == "complete" {
-		w.tab.LearnLoaded(seq)
-	}
-	w.broadcast()
-	w.mu.Unlock()
-	if errs[0] != nil {
-		w.enableNetworkLater()
+	if committed && !crashed {
+		// Wait for them, so a Navigate right after Watch has its load
+		// errors seen, and an error page or a loaded page is known.
+		<-renderer
 	}
 	return nil
+}
+
+// startSeq is the navigation news a fresh watcher has seen: any news
+// applied since it registered is fresher than what its probes learn, as the
+// browser-side answers can trail a commit (the target URL reads "" for a
+// moment after one).
+const startSeq = 0
+
+// probeRenderer asks the renderer, in the background, for what the browser
+// side cannot tell: whether an error page stands in for the committed URL,
+// whether the page has loaded, and enables the Network domain. Renderer-bound
+// calls are held while the tab is crashed, in its first load or busy, so
+// Network is then enabled later, once the renderer answers. The returned
+// channel closes when the probes are done; done is called then.
+func (w *Watcher) probeRenderer(p *rod.Page, done context.CancelFunc) <-chan struct{} {
+	finished := make(chan struct{})
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		defer close(finished)
+		defer done()
+		var (
+			tree  *proto.PageGetFrameTreeResult
+			ready *proto.RuntimeEvaluateResult
+		)
+		errs := together(
+			func() error { return w.probe(p, func(p *rod.Page) error { return proto.NetworkEnable{}.Call(p) }) },
+			func() error {
+				return w.probe(p, func(p *rod.Page) (err error) {
+					tree, err = proto.PageGetFrameTree{}.Call(p)
+					return err
+				})
+			},
+			func() error {
+				return w.probe(p, func(p *rod.Page) (err error) {
+					ready, err = proto.RuntimeEvaluate{Expression: `document.readyState`}.Call(p)
+					return err
+				})
+			},
+		)
+		w.mu.Lock()
+		if errs[1] == nil && tree.FrameTree != nil && tree.FrameTree.Frame != nil && tree.FrameTree.Frame.UnreachableURL != "" {
+			// An error page stands in for the committed URL, which the
+			// browser-side history does not tell.
+			w.tab.LearnErrorPage(tree.FrameTree.Frame.UnreachableURL, startSeq)
+		}
+		if errs[2] == nil && ready.Result.Value.Str() == "complete" {
+			w.tab.LearnLoaded(startSeq)
+		}
+		if !w.closed {
+			w.broadcast()
+			if errs[0] != nil {
+				w.enableNetworkLater()
+			}
+		}
+		w.mu.Unlock()
+	}()
+	return finished
 }
 
 // learnURL tells the tab's URL and whether a document of it is committed
@@ -143,6 +162,7 @@ func together(calls ...func() error) []error {
 
 // enableNetworkLater enables the Network domain once the renderer answers;
 // Chrome holds the call while the tab is crashed or in its first load.
+// w.mu must be held and w not closed.
 func (w *Watcher) enableNetworkLater() {
 	w.wg.Add(1)
 	go func() {

@@ -142,9 +142,10 @@ func (bw *BrowserWatcher) target(id proto.TargetTargetID) *pageTarget {
 	return t
 }
 
-// seen records a page target's info from Target.targetCreated or
-// Target.targetInfoChanged; opened says the target is new.
-func (bw *BrowserWatcher) seen(info *proto.TargetTargetInfo, opened bool) {
+// seen records a page target's info from Target.targetCreated,
+// Target.targetInfoChanged or the list WatchBrowser starts with; notify
+// says to report a target not seen before as opened.
+func (bw *BrowserWatcher) seen(info *proto.TargetTargetInfo, notify bool) {
 	if info == nil || info.Type != proto.TargetTargetInfoTypePage {
 		return
 	}
@@ -153,7 +154,7 @@ func (bw *BrowserWatcher) seen(info *proto.TargetTargetInfo, opened bool) {
 	t := bw.target(info.TargetID)
 	t.opener, t.url, t.title = info.OpenerID, info.URL, info.Title
 	var snap tabSnapshot
-	if opened && !known {
+	if notify && !known {
 		snap = bw.snapshot(info.TargetID)
 	}
 	bw.mu.Unlock()

@@ -20,6 +20,7 @@ import (
 type Meter struct {
 	ws    *cdp.WebSocket
 	read  atomic.Int64
+	reads atomic.Int64
 	sent  atomic.Int64
 	sends atomic.Int64
 }
@@ -48,8 +49,13 @@ func (m *Meter) Send(msg []byte) error {
 func (m *Meter) Read() ([]byte, error) {
 	msg, err := m.ws.Read()
 	m.read.Add(int64(len(msg)))
+	m.reads.Add(1)
 	return msg, err
 }
+
+// Messages is the number of messages read from the browser so far: its
+// events and its replies.
+func (m *Meter) Messages() int64 { return m.reads.Load() }
 
 // BytesRead is the payload bytes read from the browser so far.
 func (m *Meter) BytesRead() int64 { return m.read.Load() }
