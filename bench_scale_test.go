@@ -96,20 +96,14 @@ func BenchmarkScale(b *testing.B) {
 // burstCPU runs one burst on the busy tab and returns the process's CPU
 // time per message read meanwhile, in nanoseconds.
 func burstCPU(b *testing.B, ctx context.Context, busy *rod.Page, meter *wsmeter.Meter) float64 {
-	runtime.GC()
+	settle()
 	msgs, cpu := meter.Messages(), cpuTime()
 	res, err := busy.Context(ctx).Eval(burstJS, burstFetches)
 	require.NoError(b, err)
 	require.Equal(b, burstFetches, res.Value.Int())
-	// The last events trail the promise: wait until the wire is quiet.
-	for n := meter.Messages(); ; {
-		time.Sleep(100 * time.Millisecond)
-		if m := meter.Messages(); m == n {
-			break
-		} else {
-			n = m
-		}
-	}
+	// The last events trail the promise, and rod delivers them to every
+	// page after that: wait until the process is quiet.
+	settle()
 	return float64(cpuTime()-cpu) / float64(meter.Messages()-msgs)
 }
 
@@ -164,9 +158,18 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// settle lets goroutines that a step started finish, then collects garbage.
+// settle waits until the process is quiet, so no earlier step's work (rod
+// delivering a burst's events to 200 pages takes a while after the wire is
+// quiet) is timed with the next, and collects garbage: at most 10 s, until
+// it uses under 5% of a core over 200 ms.
 func settle() {
-	time.Sleep(300 * time.Millisecond)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+		cpu := cpuTime()
+		time.Sleep(200 * time.Millisecond)
+		if cpuTime()-cpu < 10*time.Millisecond {
+			break
+		}
+	}
 	runtime.GC()
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard"
@@ -199,4 +200,112 @@ func TestBrowserWatcherWatchTwice(t *testing.T) {
 	require.NoError(t, bw.Close())
 	_, err = bw.Watch(testbrowser.Page(t))
 	require.ErrorIs(t, err, tabguard.ErrWatcherClosed)
+}
+
+// tabRow is what TestBrowserWatcherTabs compares of a TabInfo.
+type tabRow struct {
+	ID, Opener       proto.TargetTargetID
+	Watched, Crashed bool
+}
+
+func tabRows(infos []tabguard.TabInfo) []tabRow {
+	rows := make([]tabRow, len(infos))
+	for i, ti := range infos {
+		rows[i] = tabRow{ti.TargetID, ti.OpenerID, ti.Watched, ti.State.Crashed}
+	}
+	return rows
+}
+
+// nextChange returns the next change of kind for target id, skipping others.
+func nextChange(t *testing.T, bw *tabguard.BrowserWatcher, kind tabguard.TabChangeKind, id proto.TargetTargetID) tabguard.TabChange {
+	t.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case c := <-bw.Changes():
+			if c.Kind == kind && (id == "" || c.Tab.TargetID == id) {
+				return c
+			}
+		case <-timeout:
+			t.Fatalf("no %v for %s within 10s", kind, id)
+		}
+	}
+}
+
+// TestBrowserWatcherTabs follows the list of tabs through popups, crashes
+// and closes. rod's launcher turns site isolation off, so a popup that
+// keeps its opener shares the opener's renderer: a crash of that renderer
+// is reported on both. A noopener popup has a renderer of its own.
+func TestBrowserWatcherTabs(t *testing.T) {
+	t.Parallel()
+	b := dedicated(t)
+	srv := serve(t)
+	ctx := testbrowser.Context(t, time.Minute)
+	opener := testbrowser.NewPage(t, b)
+	require.NoError(t, navigate(t, opener, srv.URL))
+	require.NoError(t, opener.Context(ctx).WaitLoad())
+	bw := watchBrowser(t, b.Browser, nil)
+	before := tabRows(bw.Tabs())
+	wOpener, err := bw.Watch(opener)
+	require.NoError(t, err)
+
+	open := func(js string) *rod.Page {
+		_, err := proto.RuntimeEvaluate{Expression: js, UserGesture: true}.Call(opener.Context(ctx))
+		require.NoError(t, err)
+		c := nextChange(t, bw, tabguard.TabOpened, "")
+		assert.Equal(t, opener.TargetID, c.Tab.OpenerID, "the popup names its opener")
+		p, err := b.PageFromTarget(c.Tab.TargetID)
+		require.NoError(t, err)
+		return p
+	}
+	shared := open(`window.open("` + srv.URL + `/?popup=shared")`)
+	alone := open(`window.open("` + srv.URL + `/?popup=alone", "_blank", "noopener")`)
+	wShared, err := bw.Watch(shared)
+	require.NoError(t, err)
+
+	want := append(before, // the opener was listed already, now it is watched
+		tabRow{shared.TargetID, opener.TargetID, true, false},
+		tabRow{alone.TargetID, opener.TargetID, false, false})
+	for i := range want {
+		if want[i].ID == opener.TargetID {
+			want[i].Watched = true
+		}
+	}
+	if diff := cmp.Diff(want, tabRows(bw.Tabs())); diff != "" {
+		t.Errorf("Tabs() after the popups (-want +got):\n%s", diff)
+	}
+
+	// The noopener popup crashes alone.
+	crash(t, alone)
+	c := nextChange(t, bw, tabguard.TabCrashed, alone.TargetID)
+	assert.False(t, c.Tab.Watched)
+	assert.ErrorIs(t, c.Tab.Refusal, tabguard.ErrTabCrashed)
+	assert.NoError(t, wOpener.Blocked(ctx))
+
+	// The shared renderer takes the opener with it.
+	crash(t, shared)
+	nextChange(t, bw, tabguard.TabCrashed, "")
+	_, err = wOpener.Wait(ctx, func(s tabguard.TabState) bool { return s.Crashed })
+	require.NoError(t, err, "the opener shares the popup's renderer")
+	assert.ErrorIs(t, wShared.Blocked(ctx), tabguard.ErrTabCrashed)
+
+	// A reload revives the opener; the unwatched popup, reloaded by rod, is
+	// seen alive again from the browser's events alone.
+	require.NoError(t, wOpener.Reload(ctx))
+	require.NoError(t, proto.PageReload{}.Call(alone.Context(ctx)))
+	eventually(t, "the popup to be seen alive", func() bool {
+		for _, ti := range bw.Tabs() {
+			if ti.TargetID == alone.TargetID {
+				return !ti.State.Crashed
+			}
+		}
+		return false
+	})
+
+	_, err = proto.TargetCloseTarget{TargetID: alone.TargetID}.Call(b.Context(ctx))
+	require.NoError(t, err)
+	nextChange(t, bw, tabguard.TabClosed, alone.TargetID)
+	for _, ti := range bw.Tabs() {
+		assert.NotEqual(t, alone.TargetID, ti.TargetID, "a closed tab is dropped")
+	}
 }

@@ -31,6 +31,8 @@ type pageHealth int
 
 const (
 	answers pageHealth = iota // the page answers: only the eval's promise is pending
+	hidden                    // it answers, but it is hidden: no animation frames run
+	frozen                    // it answers, but it is frozen: no timers run either
 	busyJS                    // JavaScript holds the main thread
 	hung                      // the renderer answers nothing, not even an interrupt
 )
@@ -92,6 +94,12 @@ func (w *Watcher) timedOut(c *busyCheck) string {
 		return "page " + s.URL + " is loaded: a script is busy or a promise never settled"
 	case c.health == answers:
 		return "page " + s.URL + " answers, but the eval's promise never settled"
+	case c.health == hidden:
+		return "page " + s.URL + " answers, but the eval's promise never settled; the page is hidden, as a background " +
+			"tab is, where requestAnimationFrame does not run: Page.bringToFront (proto.PageBringToFront) shows it"
+	case c.health == frozen:
+		return "page " + s.URL + " answers, but the eval's promise never settled; the page is frozen, so it runs no " +
+			"timers: resume it with Page.setWebLifecycleState active (proto.PageSetWebLifecycleState)"
 	case c.health == hung:
 		return "renderer of page " + s.URL + " answers nothing, not even an interrupt: a JavaScript dialog " +
 			"opened before Watch (Watcher.HandleDialog closes it), or the renderer hangs outside JavaScript " +
@@ -112,50 +120,71 @@ func (w *Watcher) timedOut(c *busyCheck) string {
 	}
 }
 
-// busy finds out, by deadline, why the page's main thread has not
-// answered: it sends an evaluate that awaits nothing, and
-// Performance.getMetrics, which Chrome dispatches as an interrupt: measured
-// on Chromium 156, it answers in about a millisecond while a script loops,
-// but not when the renderer hangs outside JavaScript (chrome://hang), where
-// Runtime.terminateExecution goes unanswered too, nor while a dialog that
-// opened before Watch holds the page. A tab in its first load
-// holds every renderer command, so it is not asked. err is set when the
-// probe could not tell, e.g. because the tab is refused or closing.
+// busy finds out, by deadline, why the eval has not answered. It sends
+// three probes at once, measured on Chromium 156:
+//
+//   - document.visibilityState, an evaluate that awaits nothing: it answers
+//     unless script holds the main thread or the renderer hangs;
+//   - Performance.getMetrics, which Chrome dispatches as an interrupt: it
+//     answers in about a millisecond while a script loops, but not when the
+//     renderer hangs outside JavaScript (chrome://hang), where
+//     Runtime.terminateExecution goes unanswered too, nor while a dialog
+//     that opened before Watch holds the page;
+//   - a promise of a zero-delay timer: a page frozen by
+//     Page.setWebLifecycleState answers evaluates but runs no timers (and
+//     Chrome sends no event when it freezes), while a background tab runs
+//     timers but no animation frames (and no event tells that either).
+//
+// A tab in its first load holds every renderer command, so it is not
+// asked. err is set when the probe could not tell, e.g. because the tab is
+// refused or closing.
 func (w *Watcher) busy(ctx context.Context, deadline time.Time) (pageHealth, error) {
 	if !w.State().Committed {
 		return answers, errNotProbed
 	}
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	interrupt := make(chan error, 1)
-	go func() {
-		interrupt <- w.probe(w.page.Context(ctx), func(p *rod.Page) error {
-			_, err := proto.PerformanceGetMetrics{}.Call(p)
-			return err
-		})
-	}()
-	err := w.probe(w.page.Context(ctx), func(p *rod.Page) error {
-		_, err := proto.RuntimeEvaluate{Expression: "0"}.Call(p)
-		return err
-	})
-	if err == nil {
-		cancel()
-		<-interrupt
-		return answers, nil
-	}
-	ierr := <-interrupt
+	var visibility *proto.RuntimeEvaluateResult
+	errs := together(
+		func() error {
+			return w.probe(w.page.Context(ctx), func(p *rod.Page) (err error) {
+				visibility, err = proto.RuntimeEvaluate{Expression: "document.visibilityState"}.Call(p)
+				return err
+			})
+		},
+		func() error {
+			return w.probe(w.page.Context(ctx), func(p *rod.Page) error {
+				_, err := proto.PerformanceGetMetrics{}.Call(p)
+				return err
+			})
+		},
+		func() error {
+			return w.probe(w.page.Context(ctx), func(p *rod.Page) error {
+				_, err := proto.RuntimeEvaluate{Expression: "new Promise(r => setTimeout(r, 0))", AwaitPromise: true}.Call(p)
+				return err
+			})
+		},
+	)
 	timedOut := func(err error) bool {
 		return errors.Is(ctx.Err(), context.DeadlineExceeded) && errors.Is(err, context.DeadlineExceeded)
 	}
 	switch {
-	case !timedOut(err):
-		return answers, err
-	case ierr == nil:
+	case errs[0] == nil && visibility.Result.Value.Str() != "hidden":
+		return answers, nil
+	case errs[0] == nil && errs[2] == nil:
+		return hidden, nil
+	case errs[0] == nil && timedOut(errs[2]):
+		return frozen, nil
+	case errs[0] == nil:
+		return answers, nil
+	case !timedOut(errs[0]):
+		return answers, errs[0]
+	case errs[1] == nil:
 		return busyJS, nil
-	case timedOut(ierr):
+	case timedOut(errs[1]):
 		return hung, nil
 	}
-	return busyJS, ierr
+	return busyJS, errs[1]
 }
 
 // terminateScript stops the script running on the page. Chrome handles

@@ -1,6 +1,7 @@
 package tabguard_test
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"syscall"
@@ -8,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -197,6 +199,69 @@ func lifecycleRows() []faultRow {
 		},
 	}
 }
+
+// silentRows are tabs that stop running the page's work with no crash and,
+// from Chrome, no event: the timeout says what the probes found.
+func silentRows() []faultRow {
+	return []faultRow{
+		{
+			name: "tab frozen by another session",
+			fault: func(t *testing.T, f *fixture) outcome {
+				// Chrome answers "Not attached to an active page" while the
+				// first document commits.
+				require.NoError(t, f.page.Context(testbrowser.Context(t, 10*time.Second)).WaitLoad())
+				other := otherSession(t, f)
+				require.NoError(t, proto.PageSetWebLifecycleState{State: proto.PageSetWebLifecycleStateStateFrozen}.Call(other))
+				return f.eval(t, `() => new Promise(r => setTimeout(() => r(1), 300))`)
+			},
+			want: tabguard.ErrEvalTimeout,
+			msg:  []string{"answers, but the eval's promise never settled; the page is frozen, so it runs no timers: resume it with Page.setWebLifecycleState active"},
+			recover: func(t *testing.T, f *fixture) *tabguard.Watcher {
+				f.call(t, proto.PageSetWebLifecycleState{State: proto.PageSetWebLifecycleStateStateActive})
+				return f.w
+			},
+		},
+		{
+			name: "background tab waits for an animation frame",
+			fault: func(t *testing.T, f *fixture) outcome {
+				testbrowser.NewPage(t, f.b) // a new tab comes to front and hides this one
+				return f.eval(t, `() => new Promise(r => requestAnimationFrame(() => r(1)))`)
+			},
+			want: tabguard.ErrEvalTimeout,
+			msg:  []string{"answers, but the eval's promise never settled; the page is hidden, as a background tab is, where requestAnimationFrame does not run: Page.bringToFront (proto.PageBringToFront) shows it"},
+			recover: func(t *testing.T, f *fixture) *tabguard.Watcher {
+				f.call(t, proto.PageBringToFront{})
+				return f.w
+			},
+		},
+	}
+}
+
+// otherSession attaches a second CDP session to f's tab, as another client
+// (DevTools, a second program) would, and detaches it when t ends.
+func otherSession(t *testing.T, f *fixture) session {
+	t.Helper()
+	ctx := testbrowser.Context(t, 5*time.Second)
+	res, err := proto.TargetAttachToTarget{TargetID: f.page.TargetID, Flatten: true}.Call(f.b.Context(ctx))
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		_ = proto.TargetDetachFromTarget{SessionID: res.SessionID}.Call(f.b.Context(testbrowser.Context(t, 5*time.Second)))
+	})
+	return session{b: f.b.Browser, id: res.SessionID, ctx: ctx}
+}
+
+// session sends CDP calls on one session of a tab: proto's calls take it.
+type session struct {
+	b   *rod.Browser
+	id  proto.TargetSessionID
+	ctx context.Context
+}
+
+func (s session) Call(ctx context.Context, _, method string, params any) ([]byte, error) {
+	return s.b.Call(ctx, string(s.id), method, params)
+}
+func (s session) GetSessionID() proto.TargetSessionID { return s.id }
+func (s session) GetContext() context.Context         { return s.ctx }
 
 func goneRows() []faultRow {
 	return []faultRow{

@@ -139,6 +139,7 @@ func faultRows() []faultRow {
 	rows = append(rows, dialogRows()...)
 	rows = append(rows, loadRows()...)
 	rows = append(rows, lifecycleRows()...)
+	rows = append(rows, silentRows()...)
 	return append(rows, goneRows()...)
 }
 

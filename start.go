@@ -74,12 +74,13 @@ func (w *Watcher) start(ctx context.Context) error {
 // moment after one).
 const startSeq = 0
 
-// probeRenderer asks the renderer, in the background, for what the browser
-// side cannot tell: whether an error page stands in for the committed URL,
-// whether the page has loaded, and enables the Network domain. Renderer-bound
-// calls are held while the tab is crashed, in its first load or busy, so
-// Network is then enabled later, once the renderer answers. The returned
-// channel closes when the probes are done; done is called then.
+// probeRenderer asks the renderer, in the background, what the browser
+// side cannot tell: whether the page has loaded, and whether Chrome's error
+// page stands in for the committed URL (the history names the URL it
+// failed to load); and it enables the Network domain. Renderer-bound calls
+// are held while the tab is crashed, in its first load or busy, so Network
+// is then enabled later, once the renderer answers. The returned channel
+// closes when the probes are done; done is called then.
 func (w *Watcher) probeRenderer(p *rod.Page, done context.CancelFunc) <-chan struct{} {
 	finished := make(chan struct{})
 	w.wg.Add(1)
@@ -87,33 +88,25 @@ func (w *Watcher) probeRenderer(p *rod.Page, done context.CancelFunc) <-chan str
 		defer w.wg.Done()
 		defer close(finished)
 		defer done()
-		var (
-			tree  *proto.PageGetFrameTreeResult
-			ready *proto.RuntimeEvaluateResult
-		)
+		var doc *proto.RuntimeEvaluateResult
 		errs := together(
 			func() error { return w.probe(p, func(p *rod.Page) error { return proto.NetworkEnable{}.Call(p) }) },
 			func() error {
 				return w.probe(p, func(p *rod.Page) (err error) {
-					tree, err = proto.PageGetFrameTree{}.Call(p)
-					return err
-				})
-			},
-			func() error {
-				return w.probe(p, func(p *rod.Page) (err error) {
-					ready, err = proto.RuntimeEvaluate{Expression: `document.readyState`}.Call(p)
+					doc, err = proto.RuntimeEvaluate{Expression: `[document.readyState, location.href]`, ReturnByValue: true}.Call(p)
 					return err
 				})
 			},
 		)
 		w.mu.Lock()
-		if errs[1] == nil && tree.FrameTree != nil && tree.FrameTree.Frame != nil && tree.FrameTree.Frame.UnreachableURL != "" {
-			// An error page stands in for the committed URL, which the
-			// browser-side history does not tell.
-			w.tab.LearnErrorPage(tree.FrameTree.Frame.UnreachableURL, startSeq)
-		}
-		if errs[2] == nil && ready.Result.Value.Str() == "complete" {
-			w.tab.LearnLoaded(startSeq)
+		if errs[1] == nil && doc.ExceptionDetails == nil {
+			v := doc.Result.Value
+			if strings.HasPrefix(v.Get("1").Str(), errorPagePrefix) {
+				w.tab.LearnErrorPage(w.tab.State().URL, startSeq)
+			}
+			if v.Get("0").Str() == "complete" {
+				w.tab.LearnLoaded(startSeq)
+			}
 		}
 		if !w.closed {
 			w.broadcast()
@@ -125,6 +118,9 @@ func (w *Watcher) probeRenderer(p *rod.Page, done context.CancelFunc) <-chan str
 	}()
 	return finished
 }
+
+// errorPagePrefix starts the URL of Chrome's error page.
+const errorPagePrefix = "chrome-error://"
 
 // learnURL tells the tab's URL and whether a document of it is committed
 // from the target's URL and the navigation history. While a first

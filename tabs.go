@@ -78,6 +78,7 @@ type TabChange struct {
 // pageTarget is one page target of the browser.
 type pageTarget struct {
 	n        uint64 // when it was seen, for the order of Tabs
+	attached bool   // some client is attached to it
 	opener   proto.TargetTargetID
 	url      string
 	title    string
@@ -152,7 +153,15 @@ func (bw *BrowserWatcher) seen(info *proto.TargetTargetInfo, notify bool) {
 	bw.mu.Lock()
 	_, known := bw.targets[info.TargetID]
 	t := bw.target(info.TargetID)
-	t.opener, t.url, t.title = info.OpenerID, info.URL, info.Title
+	if known && t.tab.State().Crashed && info.Attached == t.attached {
+		// Measured on Chromium 156: after Target.targetCrashed, Chrome's
+		// next Target.targetInfoChanged for the target comes when a reload
+		// or a navigation commits a new document, even with the same URL
+		// and title; one that flips attached comes from a client attaching
+		// or detaching instead.
+		t.tab.Apply(tabstate.ReloadedAfterCrash{})
+	}
+	t.attached, t.opener, t.url, t.title = info.Attached, info.OpenerID, info.URL, info.Title
 	var snap tabSnapshot
 	if notify && !known {
 		snap = bw.snapshot(info.TargetID)
