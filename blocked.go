@@ -13,6 +13,9 @@ var (
 	ErrNoDocument = tabstate.ErrNoDocument
 	// ErrTabClosed reports that the tab was closed or detached.
 	ErrTabClosed = tabstate.ErrTabClosed
+	// ErrTabDiscarded reports that the browser discarded the tab to save
+	// memory; TabState.ReplacedBy names the target that stands in for it.
+	ErrTabDiscarded = tabstate.ErrTabDiscarded
 	// ErrBrowserGone reports that the connection to the browser is lost:
 	// the browser process died or its DevTools socket closed.
 	ErrBrowserGone = tabstate.ErrBrowserGone

@@ -35,8 +35,10 @@ type BrowserWatcher struct {
 	targets  map[proto.TargetTargetID]*pageTarget
 	order    uint64 // numbers targets in the order they were seen
 	missed   int    // changes dropped since the last one delivered
-	closed   bool
-	gone     bool // the connection to the browser is lost
+	// lastCreated is the page target created last, to tell a discard.
+	lastCreated newTarget
+	closed      bool
+	gone        bool // the connection to the browser is lost
 
 	markers markers
 }
@@ -170,6 +172,7 @@ func (bw *BrowserWatcher) dispatch(m *rod.Message) {
 	case "Target.targetCreated":
 		var e proto.TargetTargetCreated
 		m.Load(&e)
+		bw.created(e.TargetInfo)
 		bw.seen(e.TargetInfo, true)
 	case "Target.targetInfoChanged":
 		var e proto.TargetTargetInfoChanged
@@ -182,7 +185,7 @@ func (bw *BrowserWatcher) dispatch(m *rod.Message) {
 	case "Target.targetDestroyed":
 		var e proto.TargetTargetDestroyed
 		m.Load(&e)
-		bw.targetEvent(e.TargetID, tabstate.Detached{TargetID: string(e.TargetID)})
+		bw.targetEvent(e.TargetID, bw.closing(e.TargetID))
 	case "Target.detachedFromTarget":
 		// rod cancels the page's context on detach too, but not that of a
 		// page clone made with page.Context, so the watcher looks itself.
@@ -192,7 +195,7 @@ func (bw *BrowserWatcher) dispatch(m *rod.Message) {
 		w := bw.sessions[e.SessionID]
 		bw.mu.RUnlock()
 		if w != nil {
-			w.apply(tabstate.Detached{SessionID: string(e.SessionID)})
+			w.apply(bw.closing(w.page.TargetID))
 		}
 	case "Target.attachedToTarget":
 		bw.markers.seen(m)

@@ -204,6 +204,7 @@ func lifecycleRows() []faultRow {
 // from Chrome, no event: the timeout says what the probes found.
 func silentRows() []faultRow {
 	return []faultRow{
+		discardRow(),
 		{
 			name: "tab frozen by another session",
 			fault: func(t *testing.T, f *fixture) outcome {
@@ -233,6 +234,35 @@ func silentRows() []faultRow {
 				f.call(t, proto.PageBringToFront{})
 				return f.w
 			},
+		},
+	}
+}
+
+// discardRow is a tab the browser discards to save memory.
+func discardRow() faultRow {
+	return faultRow{
+		name:     "tab discarded by the browser",
+		discards: true,
+		fault: func(t *testing.T, f *fixture) outcome {
+			ctx := testbrowser.Context(t, 20*time.Second)
+			require.NoError(t, f.page.Context(ctx).WaitLoad())
+			discards := testbrowser.NewPage(t, f.b)
+			require.NoError(t, discards.Context(ctx).Navigate("chrome://discards"))
+			res, err := discards.Context(ctx).Eval(testbrowser.DiscardJS, f.srv.URL)
+			require.NoError(t, err)
+			require.Equal(t, "discarded", res.Value.Str())
+			f.waitBlocked(t, tabguard.ErrTabDiscarded)
+			return f.eval(t, `() => 1`)
+		},
+		want: tabguard.ErrTabDiscarded,
+		msg:  []string{"tab was discarded by the browser (replaced by target ", "): revive its replacement (TabState.ReplacedBy) with Target.activateTarget (proto.TargetActivateTarget), then watch it"},
+		fast: true,
+		recover: func(t *testing.T, f *fixture) *tabguard.Watcher {
+			id := proto.TargetTargetID(f.w.State().ReplacedBy)
+			require.NoError(t, proto.TargetActivateTarget{TargetID: id}.Call(f.b.Context(testbrowser.Context(t, 10*time.Second))))
+			page, err := f.b.PageFromTarget(id)
+			require.NoError(t, err)
+			return watch(t, page, nil)
 		},
 	}
 }

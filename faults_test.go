@@ -33,6 +33,7 @@ type faultRow struct {
 	name      string
 	opts      tabguard.Options
 	dedicated bool   // needs a browser of its own
+	discards  bool   // needs a browser of its own with chrome://discards on
 	path      string // page loaded before the fault; "" is "/", "-" is a blank tab
 	fault     func(t *testing.T, f *fixture) outcome
 	want      error    // sentinel the eval matches, nil for a result
@@ -47,9 +48,15 @@ func TestFaultMatrix(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f := &fixture{srv: serve(t)}
-			if tt.dedicated {
+			switch {
+			case tt.discards:
+				b, err := testbrowser.LaunchDiscardable()
+				require.NoError(t, err)
+				t.Cleanup(b.Close)
+				f.b = b
+			case tt.dedicated:
 				f.b = dedicated(t)
-			} else {
+			default:
 				f.b = testbrowser.Shared(t)
 			}
 			f.page = testbrowser.NewPage(t, f.b)

@@ -8,6 +8,7 @@ import (
 	"net"
 	"sort"
 	"strconv"
+	"time"
 
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/tabguard/tabguard/tabstate"
@@ -73,6 +74,42 @@ type TabChange struct {
 	// Missed counts the changes dropped just before this one because the
 	// consumer fell behind; call Tabs to learn where things stand.
 	Missed int
+}
+
+// discardWindow is how soon after its replacement appears a discarded
+// tab's target goes: Chrome does both in one step.
+const discardWindow = time.Second
+
+// newTarget is the page target created last, not attached: the replacement
+// of a tab that is being discarded looks so.
+type newTarget struct {
+	id         proto.TargetTargetID
+	url, title string
+	at         time.Time
+}
+
+// created notes a page target Target.targetCreated reports.
+func (bw *BrowserWatcher) created(info *proto.TargetTargetInfo) {
+	if info == nil || info.Type != proto.TargetTargetInfoTypePage || info.Attached {
+		return
+	}
+	bw.mu.Lock()
+	bw.lastCreated = newTarget{id: info.TargetID, url: info.URL, title: info.Title, at: time.Now()}
+	bw.mu.Unlock()
+}
+
+// closing returns the event that ends target id: Discarded when Chrome has
+// just made a replacement for it (same URL and title, created a moment ago
+// and not attached, which is how a discard looks, measured on Chromium 156),
+// Detached otherwise.
+func (bw *BrowserWatcher) closing(id proto.TargetTargetID) tabstate.Event {
+	bw.mu.RLock()
+	defer bw.mu.RUnlock()
+	t, r := bw.targets[id], bw.lastCreated
+	if t != nil && r.id != id && r.title != "" && r.url == t.url && r.title == t.title && time.Since(r.at) < discardWindow {
+		return tabstate.Discarded{ReplacementID: string(r.id)}
+	}
+	return tabstate.Detached{TargetID: string(id)}
 }
 
 // pageTarget is one page target of the browser.
@@ -184,7 +221,7 @@ func (bw *BrowserWatcher) targetEvent(id proto.TargetTargetID, ev tabstate.Event
 	crashed := t.tab.State().Crashed
 	t.tab.Apply(ev)
 	snap := bw.snapshot(id)
-	_, closed := ev.(tabstate.Detached)
+	closed := t.tab.State().Closed
 	if closed {
 		delete(bw.targets, id)
 	}

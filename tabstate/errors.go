@@ -15,6 +15,10 @@ var (
 	ErrNoDocument = errors.New("tab has no document")
 	// ErrTabClosed reports that the tab was closed or detached.
 	ErrTabClosed = errors.New("tab is closed")
+	// ErrTabDiscarded reports that the browser discarded the tab to save
+	// memory: a new target, with the same URL and history but no renderer,
+	// stands in for it until it is reloaded.
+	ErrTabDiscarded = errors.New("tab was discarded by the browser")
 	// ErrBrowserGone reports that the connection to the browser is lost:
 	// the browser process died or its DevTools socket closed.
 	ErrBrowserGone = errors.New("browser is gone")
@@ -36,7 +40,7 @@ var (
 // BlockedError explains why an eval was refused or cut short.
 type BlockedError struct {
 	// Reason is one of ErrTabCrashed, ErrNoDocument, ErrTabClosed,
-	// ErrBrowserGone, ErrDialogOpen, ErrPaused, ErrNavigated, ErrTerminated.
+	// ErrTabDiscarded, ErrBrowserGone, ErrDialogOpen, ErrPaused, ErrNavigated, ErrTerminated.
 	Reason error
 	// URL is the last known URL of the tab; it may be empty.
 	URL string
@@ -78,6 +82,10 @@ func (e *BlockedError) Problem() string {
 		if e.URL != "" {
 			b.WriteString(" loading " + e.URL)
 		}
+	case ErrTabDiscarded:
+		if e.Detail != "" {
+			b.WriteString(" (" + e.Detail + ")")
+		}
 	case ErrTerminated:
 		b.WriteString(" by Runtime.terminateExecution")
 	case ErrNavigated:
@@ -102,6 +110,8 @@ func (e *BlockedError) Advice() string {
 		return "navigate again (Watcher.Navigate)"
 	case ErrTabClosed:
 		return "open a new tab"
+	case ErrTabDiscarded:
+		return "revive its replacement (TabState.ReplacedBy) with Target.activateTarget (proto.TargetActivateTarget), then watch it"
 	case ErrBrowserGone:
 		return "reconnect to or relaunch the browser"
 	case ErrDialogOpen:

@@ -69,6 +69,14 @@ type Resumed struct{}
 // Target.targetDestroyed (TargetID): the tab is closed to its watcher.
 type Detached struct{ TargetID, SessionID string }
 
+// Discarded is no single CDP event: measured on Chromium 156, when the
+// browser discards a tab it creates a new page target with the same URL
+// and title (Target.targetCreated, not attached), then detaches and
+// destroys the old one, with no Target.targetCrashed. The owner that sees
+// that sequence applies Discarded, naming the new target, instead of
+// Detached.
+type Discarded struct{ ReplacementID string }
+
 // Disconnected is no CDP event: the owner applies it when the connection to
 // the browser is lost.
 type Disconnected struct{ Reason string }
@@ -86,6 +94,7 @@ func (DialogClosed) isEvent()            {}
 func (Paused) isEvent()                  {}
 func (Resumed) isEvent()                 {}
 func (Detached) isEvent()                {}
+func (Discarded) isEvent()               {}
 func (Disconnected) isEvent()            {}
 
 // Methods lists the CDP events Decode knows, so a backend can skip every

@@ -41,6 +41,14 @@ type State struct {
 	ErrorPage bool
 	// Closed reports that the tab was closed or detached.
 	Closed bool
+	// Discarded reports that the browser discarded the tab: its target is
+	// gone, and the target ReplacedBy stands in for it, with the same URL
+	// and history and no renderer until Target.activateTarget (or a reload)
+	// revives it. Until then the replacement holds every renderer call, rod's
+	// Browser.PageFromTarget among them (it enables the Page domain).
+	Discarded bool
+	// ReplacedBy is the target ID of a discarded tab's replacement.
+	ReplacedBy string
 	// BrowserGone reports that the browser connection is lost.
 	BrowserGone bool
 	// DialogOpen reports that a JavaScript dialog is open on the tab.
@@ -64,7 +72,8 @@ type State struct {
 // otherwise a [*BlockedError] that says why not and what to do.
 //
 // The checks run in this order, so the most useful advice wins: a lost
-// browser, then a closed tab (neither can be fixed by reloading), then a
+// browser, then a discarded or closed tab (neither can be fixed by
+// reloading the tab itself), then a
 // crashed renderer (a crash often surfaces as a late net::ERR_FAILED, so it
 // wins over a load error), then a main frame with no document of the page:
 // a recorded load error, an error page, or a URL that is Chrome's error page
@@ -76,6 +85,8 @@ func Blocked(s State) error {
 	switch {
 	case s.BrowserGone:
 		return &BlockedError{Reason: ErrBrowserGone, URL: s.URL}
+	case s.Discarded:
+		return &BlockedError{Reason: ErrTabDiscarded, URL: s.URL, Detail: "replaced by target " + s.ReplacedBy}
 	case s.Closed:
 		return &BlockedError{Reason: ErrTabClosed, URL: s.URL}
 	case s.Crashed:

@@ -159,6 +159,12 @@ func (t *Tab) Apply(e Event) Change {
 		}
 		s.Closed = true
 		return Changed | Cut
+	case Discarded:
+		if s.Closed {
+			return 0
+		}
+		s.Closed, s.Discarded, s.ReplacedBy = true, true, e.ReplacementID
+		return Changed | Cut
 	case Disconnected:
 		if s.BrowserGone {
 			return 0

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"testing"
@@ -31,7 +32,28 @@ type Browser struct {
 
 // Launch starts a fresh headless Chromium with its own user-data dir and
 // connects rod to it. The caller should call Close when finished.
-func Launch() (*Browser, error) {
+func Launch() (*Browser, error) { return launch("") }
+
+// LaunchDiscardable is Launch with chrome://discards enabled, through
+// which a test can discard a tab as the browser does to save memory. Chrome
+// turns its internal debugging pages off unless the user-data dir's Local
+// State says otherwise.
+func LaunchDiscardable() (*Browser, error) {
+	return launch(`{"internal_only_uis_enabled": true}`)
+}
+
+// DiscardJS discards the tab whose URL starts with its argument, when
+// evaluated (awaiting its promise) in a tab at chrome://discards of a
+// browser from LaunchDiscardable. It resolves to "discarded" or says why not.
+const DiscardJS = `(url) => import('chrome://discards/discards.js').then(async m => {
+	const p = m.getOrCreateDetailsProvider();
+	const tab = (await p.getTabDiscardsInfo()).infos.find(i => i.tabUrl.startsWith(url));
+	if (!tab) return 'no tab at ' + url;
+	await p.discardById(tab.id, 0); // 0: an external discard, which an attached client does not prevent
+	return 'discarded';
+})`
+
+func launch(localState string) (*Browser, error) {
 	bin, err := Bin()
 	if err != nil {
 		return nil, err
@@ -39,6 +61,11 @@ func Launch() (*Browser, error) {
 	dir, err := os.MkdirTemp("", "tabguard-chromium-")
 	if err != nil {
 		return nil, err
+	}
+	if localState != "" {
+		if err := os.WriteFile(filepath.Join(dir, "Local State"), []byte(localState), 0o600); err != nil {
+			return nil, err
+		}
 	}
 	l := launcher.New().Bin(bin).Headless(true).NoSandbox(true).Leakless(false).
 		UserDataDir(dir).
