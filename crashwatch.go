@@ -185,11 +185,7 @@ func (w *Watcher) Blocked(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	err := w.refused()
-	if stale(err) && w.bw.sync(ctx) == nil {
-		err = w.refused()
-	}
-	return err
+	return w.confirm(ctx, w.refused())
 }
 
 // refused returns the watcher's refusal now, with no CDP call.
@@ -308,13 +304,49 @@ func stale(err error) bool {
 // Chrome sent so far before it is returned.
 func (w *Watcher) admit(ctx context.Context, call *inflight, allow func(error) bool) error {
 	err := w.enter(call, allow)
-	if stale(err) && w.bw.sync(ctx) == nil {
+	if stale(err) {
+		_ = w.confirm(ctx, err) // then the state is as fresh as it gets
 		err = w.enter(call, allow)
 	}
 	if err != nil {
 		w.logf("tabguard: call refused", err)
 	}
 	return err
+}
+
+// confirm returns err, a refusal, once it is sure the refusal is not stale:
+// before a refusal that a recovery may have ended, it applies every event
+// Chrome sent so far (see sync). Chrome sends Debugger.resumed after its
+// reply to Debugger.resume, though (measured on Chromium 156), so a pause
+// also waits up to eventGrace for it. It returns the refusal as it stands
+// then, nil if there is none.
+func (w *Watcher) confirm(ctx context.Context, err error) error {
+	if !stale(err) {
+		return err
+	}
+	if w.bw.sync(ctx) == nil {
+		err = w.refused()
+	}
+	if !errors.Is(err, ErrPaused) {
+		return err
+	}
+	timer := time.NewTimer(eventGrace)
+	defer timer.Stop()
+	for {
+		w.mu.Lock()
+		paused, ch := w.tab.State().Paused, w.changed
+		w.mu.Unlock()
+		if !paused {
+			return w.refused()
+		}
+		select {
+		case <-ch:
+		case <-timer.C:
+			return err
+		case <-ctx.Done():
+			return err
+		}
+	}
 }
 
 // enter admits call unless the tab's state refuses it and allow does not

@@ -26,11 +26,18 @@ func loadFailed(url func(t testing.TB) string) func(t *testing.T, f *fixture) ou
 	}
 }
 
+// recoverByNavigating is the options of rows that answer at once and
+// recover with Watcher.Navigate, which the EvalTimeout bounds: a navigation
+// on a loaded machine can take longer than the 600 ms of the other rows.
+var recoverByNavigating = tabguard.Options{EvalTimeout: 5 * time.Second}
+
 func loadRows() []faultRow {
 	again := ": navigate again (Watcher.Navigate)"
 	return []faultRow{
 		{
 			name: "first load never answers", path: "-",
+			// Long enough for the recovering navigation on a loaded machine.
+			opts: tabguard.Options{EvalTimeout: 2 * time.Second},
 			fault: func(t *testing.T, f *fixture) outcome {
 				go func() { _ = navigate(t, f.page, f.srv.URL+"/stall") }()
 				eventually(t, "the load to start", func() bool { return f.w.State().URL == f.srv.URL+"/stall" })
@@ -38,16 +45,17 @@ func loadRows() []faultRow {
 				assert.Contains(t, out.err.Error(), "tab still loading "+f.srv.URL+"/stall")
 				return out
 			},
-			want: tabguard.ErrEvalTimeout, msg: []string{"eval timed out after 600ms (tab still loading http://127.0.0.1:"},
+			want: tabguard.ErrEvalTimeout, msg: []string{"eval timed out after 2s (tab still loading http://127.0.0.1:"},
 			recover: navigateHome, // replaces the pending load
 		},
 		{
 			name: "connection refused", path: "-", fault: loadFailed(testbrowser.DeadURL),
+			opts: recoverByNavigating,
 			want: tabguard.ErrNoDocument, msg: []string{"tab has no document: net::ERR_CONNECTION_REFUSED loading http://127.0.0.1:", again},
 			fast: true, recover: navigateHome,
 		},
 		{
-			name: "unresolvable host", path: "-",
+			name: "unresolvable host", path: "-", opts: recoverByNavigating,
 			fault: loadFailed(func(testing.TB) string { return "http://nonexistent.invalid/" }),
 			want:  tabguard.ErrNoDocument, msg: []string{"tab has no document: net::ERR_NAME_NOT_RESOLVED loading http://nonexistent.invalid/" + again},
 			fast: true, recover: navigateHome,
@@ -149,6 +157,7 @@ func lifecycleRows() []faultRow {
 	return []faultRow{
 		{
 			name:  "Navigate to a refused port",
+			opts:  recoverByNavigating,
 			fault: navigateTo(func(t *testing.T, f *fixture) string { return testbrowser.DeadURL(t) }),
 			want:  tabguard.ErrNoDocument, msg: []string{"tab has no document: net::ERR_CONNECTION_REFUSED loading http://127.0.0.1:", ": navigate again (Watcher.Navigate)"},
 			fast: true, recover: navigateHome,
@@ -163,6 +172,9 @@ func lifecycleRows() []faultRow {
 		{
 			name: "Navigate meets a beforeunload dialog",
 			fault: func(t *testing.T, f *fixture) outcome {
+				// The handler must go on the page, not on the blank document
+				// that rod's Navigate may return before replacing.
+				require.NoError(t, f.page.Context(testbrowser.Context(t, 10*time.Second)).WaitLoad())
 				armBeforeUnload(t, f)
 				return navigateTo(func(t *testing.T, f *fixture) string { return f.srv.URL + "/?next" })(t, f)
 			},
@@ -207,12 +219,21 @@ func silentRows() []faultRow {
 		discardRow(),
 		{
 			name: "tab frozen by another session",
+			// A tab opened elsewhere in the browser can end the freeze.
+			dedicated: true,
 			fault: func(t *testing.T, f *fixture) outcome {
 				// Chrome answers "Not attached to an active page" while the
 				// first document commits.
 				require.NoError(t, f.page.Context(testbrowser.Context(t, 10*time.Second)).WaitLoad())
 				other := otherSession(t, f)
+				require.NoError(t, proto.PageEnable{}.Call(other))
 				require.NoError(t, proto.PageSetWebLifecycleState{State: proto.PageSetWebLifecycleStateStateFrozen}.Call(other))
+				// Chrome answers before the renderer has frozen; freezing
+				// hides the page first.
+				eventually(t, "the page to freeze", func() bool {
+					res, err := proto.RuntimeEvaluate{Expression: "document.visibilityState"}.Call(other)
+					return err == nil && res.Result.Value.Str() == "hidden"
+				})
 				return f.eval(t, `() => new Promise(r => setTimeout(() => r(1), 300))`)
 			},
 			want: tabguard.ErrEvalTimeout,

@@ -104,7 +104,9 @@ func (w *Watcher) awaitCommit(ctx context.Context, loader string, n0 uint64) err
 		w.mu.Unlock()
 		switch {
 		case n > n0 || loader != "" && committed == loader:
-			return nil
+			// Committed: a page, or Chrome's error page for a failed load
+			// (Page.navigate does not always carry the net error).
+			return err
 		case err != nil && (started || !stale(err)):
 			return err
 		}
@@ -120,7 +122,7 @@ func (w *Watcher) awaitCommit(ctx context.Context, loader string, n0 uint64) err
 func (w *Watcher) stopLoading() error {
 	ctx, cancel := context.WithTimeout(w.page.GetContext(), stopTimeout)
 	defer cancel()
-	return proto.PageStopLoading{}.Call(w.page.Context(ctx))
+	return w.whenAttached(ctx, func() error { return proto.PageStopLoading{}.Call(w.page.Context(ctx)) })
 }
 
 // Wait returns the tab's state once cond holds for it, waking on each change
@@ -138,7 +140,7 @@ func (w *Watcher) Wait(ctx context.Context, cond func(TabState) bool) (TabState,
 	if ctx == nil || cond == nil {
 		return TabState{}, fmt.Errorf("%w: nil context or condition", ErrInvalidArgument)
 	}
-	synced := false
+	confirmed := false
 	for {
 		w.mu.Lock()
 		s, ch, closed := w.tab.State(), w.changed, w.closed
@@ -153,16 +155,17 @@ func (w *Watcher) Wait(ctx context.Context, cond func(TabState) bool) (TabState,
 			return s, ErrWatcherClosed
 		case ok:
 			return s, nil
-		case stale(err) && !synced:
-			// A recovery may have ended the refusal: apply every event so far.
-			synced = w.bw.sync(ctx) == nil
+		case stale(err) && !confirmed:
+			// A recovery may have ended the refusal: make sure it did not.
+			_ = w.confirm(ctx, err)
+			confirmed = true
 			continue
 		case err != nil:
 			return s, err
 		}
 		select {
 		case <-ch:
-			synced = false
+			confirmed = false
 		case <-ctx.Done():
 			return s, ctx.Err()
 		}
