@@ -52,7 +52,8 @@ func setup(t *testing.T, evalTimeout time.Duration) (*Server, *Client) {
 // setupLoad is setup with a load timeout.
 func setupLoad(t *testing.T, evalTimeout, loadTimeout time.Duration) (*Server, *Client) {
 	t.Helper()
-	s := NewServer(testbrowser.Shared(t).Browser, &tabguard.Options{EvalTimeout: evalTimeout}, loadTimeout)
+	s, err := NewServer(testbrowser.Shared(t).Browser, &tabguard.Options{EvalTimeout: evalTimeout}, loadTimeout)
+	require.NoError(t, err)
 	hs := httptest.NewServer(s.Handler())
 	t.Cleanup(func() {
 		hs.Close()

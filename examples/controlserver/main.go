@@ -59,7 +59,10 @@ func run(addr string, evalTimeout time.Duration) error {
 	}
 	defer b.Close()
 
-	s := NewServer(b, &tabguard.Options{EvalTimeout: evalTimeout}, 0)
+	s, err := NewServer(b, &tabguard.Options{EvalTimeout: evalTimeout}, 0)
+	if err != nil {
+		return err
+	}
 	defer func() {
 		if err := s.Close(); err != nil {
 			log.Print(err)

@@ -33,13 +33,14 @@ func badRequest(format string, args ...any) error {
 	return &badRequestError{msg: fmt.Sprintf(format, args...)}
 }
 
-// Server is an HTTP control server over one rod browser. Every tab it
-// opens gets one [tabguard.Watcher], and every handler goes through it, so
+// Server is an HTTP control server over one rod browser. One
+// [tabguard.BrowserWatcher] follows the browser; every tab the server opens
+// gets a [tabguard.Watcher] from it, and every handler goes through that, so
 // each answer comes in time and a dead tab answers with its real reason.
 // The caller should call Close when finished.
 type Server struct {
 	browser     *rod.Browser
-	opts        *tabguard.Options
+	bw          *tabguard.BrowserWatcher
 	loadTimeout time.Duration
 
 	mu   sync.Mutex
@@ -54,11 +55,15 @@ type tab struct {
 
 // NewServer returns a server over b. opts configures each tab's watcher and
 // may be nil; loadTimeout <= 0 means DefaultLoadTimeout.
-func NewServer(b *rod.Browser, opts *tabguard.Options, loadTimeout time.Duration) *Server {
+func NewServer(b *rod.Browser, opts *tabguard.Options, loadTimeout time.Duration) (*Server, error) {
 	if loadTimeout <= 0 {
 		loadTimeout = DefaultLoadTimeout
 	}
-	return &Server{browser: b, opts: opts, loadTimeout: loadTimeout, tabs: map[string]*tab{}}
+	bw, err := tabguard.WatchBrowser(b, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Server{browser: b, bw: bw, loadTimeout: loadTimeout, tabs: map[string]*tab{}}, nil
 }
 
 // Handler returns the server's routes.
@@ -92,7 +97,7 @@ func (s *Server) Open(ctx context.Context, url string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("attach to tab: %w", err)
 	}
-	w, err := tabguard.Watch(page, s.opts)
+	w, err := s.bw.Watch(page)
 	if err != nil {
 		return "", errors.Join(fmt.Errorf("watch tab: %w", err), s.closeTarget(target.TargetID))
 	}
@@ -130,15 +135,15 @@ func (s *Server) tab(id string) (*tab, error) {
 	return t, nil
 }
 
-// Close stops every watcher and closes the tabs the server opened.
+// Close stops watching, and closes the tabs the server opened.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	tabs := s.tabs
 	s.tabs = map[string]*tab{}
 	s.mu.Unlock()
-	var errs []error
+	errs := []error{s.bw.Close()}
 	for _, t := range tabs {
-		errs = append(errs, t.w.Close(), s.closeTarget(t.page.TargetID))
+		errs = append(errs, s.closeTarget(t.page.TargetID))
 	}
 	return errors.Join(errs...)
 }

@@ -54,7 +54,10 @@ func run(evalTimeout time.Duration) error {
 	}
 	defer b.Close()
 
-	s, tools := newServer(b, &tabguard.Options{EvalTimeout: evalTimeout})
+	s, tools, err := newServer(b, &tabguard.Options{EvalTimeout: evalTimeout})
+	if err != nil {
+		return err
+	}
 	defer func() {
 		if err := tools.Close(); err != nil {
 			log.Print(err)

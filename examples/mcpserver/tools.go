@@ -59,11 +59,12 @@ func maxBytesNotice(shown, size, maxBytes int) string {
 	return fmt.Sprintf("<!-- truncated: showing %d of %d bytes (max_bytes %d); call get_tab_dom with a larger max_bytes to see more -->", shown, size, maxBytes)
 }
 
-// browserTools serves the tools over one rod browser, with one
-// tabguard.Watcher per tab it opened.
+// browserTools serves the tools over one rod browser, which one
+// tabguard.BrowserWatcher follows, with a tabguard.Watcher from it for each
+// tab it opened.
 type browserTools struct {
 	browser *rod.Browser
-	opts    *tabguard.Options
+	bw      *tabguard.BrowserWatcher
 
 	mu   sync.Mutex
 	tabs map[string]*tab
@@ -77,7 +78,7 @@ type tab struct {
 // newServer returns an MCP server with the browser tools over b; opts
 // configures each tab's watcher and may be nil. The caller should call
 // Close on the returned tools when finished.
-func newServer(b *rod.Browser, opts *tabguard.Options) (*mcp.Server, *browserTools) {
+func newServer(b *rod.Browser, opts *tabguard.Options) (*mcp.Server, *browserTools, error) {
 	o := tabguard.Options{}
 	if opts != nil {
 		o = *opts
@@ -85,7 +86,11 @@ func newServer(b *rod.Browser, opts *tabguard.Options) (*mcp.Server, *browserToo
 	if o.DOMNotice == nil {
 		o.DOMNotice = maxBytesNotice
 	}
-	t := &browserTools{browser: b, opts: &o, tabs: map[string]*tab{}}
+	bw, err := tabguard.WatchBrowser(b, &o)
+	if err != nil {
+		return nil, nil, err
+	}
+	t := &browserTools{browser: b, bw: bw, tabs: map[string]*tab{}}
 	s := mcp.NewServer(&mcp.Implementation{Name: "tabguard-browser", Version: "v0.1.0"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "open_tab", Description: "Open a browser tab at a URL and wait for it to load."}, t.openTab)
 	mcp.AddTool(s, &mcp.Tool{
@@ -96,7 +101,7 @@ func newServer(b *rod.Browser, opts *tabguard.Options) (*mcp.Server, *browserToo
 		Name:        "eval_in_tab",
 		Description: "Run a JavaScript function in a tab and return its JSON result. Fails fast, with the reason, on a crashed or dead tab.",
 	}, t.evalInTab)
-	return s, t
+	return s, t, nil
 }
 
 func (t *browserTools) openTab(ctx context.Context, _ *mcp.CallToolRequest, in OpenTabInput) (*mcp.CallToolResult, OpenTabOutput, error) {
@@ -113,7 +118,7 @@ func (t *browserTools) openTab(ctx context.Context, _ *mcp.CallToolRequest, in O
 	if err != nil {
 		return nil, OpenTabOutput{}, fmt.Errorf("attach to tab: %w", err)
 	}
-	w, err := tabguard.Watch(page, t.opts)
+	w, err := t.bw.Watch(page)
 	if err != nil {
 		return nil, OpenTabOutput{}, fmt.Errorf("watch tab: %w", err)
 	}
@@ -180,9 +185,8 @@ func (t *browserTools) Close() error {
 	tabs := t.tabs
 	t.tabs = map[string]*tab{}
 	t.mu.Unlock()
-	var errs []error
+	errs := []error{t.bw.Close()}
 	for _, tb := range tabs {
-		errs = append(errs, tb.w.Close())
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		if _, err := (proto.TargetCloseTarget{TargetID: tb.page.TargetID}).Call(t.browser.Context(ctx)); err != nil {
 			errs = append(errs, fmt.Errorf("close tab %s: %w", tb.page.TargetID, err))

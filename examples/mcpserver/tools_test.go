@@ -21,7 +21,8 @@ import (
 // connect serves the tools to an in-memory client session for t.
 func connect(t *testing.T) (*mcp.ClientSession, *browserTools) {
 	t.Helper()
-	s, tools := newServer(testBrowser, &tabguard.Options{EvalTimeout: 2 * time.Second})
+	s, tools, err := newServer(testBrowser, &tabguard.Options{EvalTimeout: 2 * time.Second})
+	require.NoError(t, err)
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := testContext(t, 10*time.Second)
 	ss, err := s.Connect(ctx, st, nil)

@@ -33,9 +33,37 @@ const (
 	recCrashReload = "BenchmarkRecovery/path=crash+PageReload"
 	recNoDocNav    = "BenchmarkRecovery/path=no-document+Navigate"
 	recDialog      = "BenchmarkRecovery/path=alert+HandleJavaScriptDialog"
+	scale          = "BenchmarkScale"
 )
 
 var sections = []section{{
+	title: "Many watched tabs",
+	how: "One browser connection with 1, 50 and 200 tabs open. One tab is busy: a burst of 400 fetches, with " +
+		"the Network domain on (as a watcher turns it on), makes CDP events, which rod fans out to every page of " +
+		"the connection. The CPU the Go process spends (getrusage, user and system, until the process is quiet " +
+		"again) is divided by the messages read over the connection. rod alone is measured at 1 and 50 tabs; at " +
+		"200 each iteration runs one burst with rod alone and one with all 200 tabs watched through one " +
+		"BrowserWatcher, in alternating order, watching them anew each time: that step also gives the time a " +
+		"`bw.Watch` takes and, around it, the goroutines and heap it adds per tab.",
+	rows: []row{
+		{"tabs", scale, "tabs", "%.0f"},
+		{"rod alone, 1 tab: CPU per event", scale, "rod-1-ns/event", "%.0f ns"},
+		{"rod alone, 50 tabs: CPU per event", scale, "rod-50-ns/event", "%.0f ns"},
+		{"rod alone, 200 tabs: CPU per event", scale, "rod-200-ns/event", "%.0f ns"},
+		{"200 tabs watched by one BrowserWatcher: CPU per event", scale, "watched-200-ns/event", "%.0f ns"},
+		{"ratio, watched / rod alone at 200 tabs", scale, "cpu-ratio", "%.3f"},
+		{"rod's own growth, 200 tabs / 1 tab", scale, "rod-200/rod-1", "%.2fx"},
+		{"goroutines added per watched tab", scale, "goroutines/tab", "%.2f"},
+		{"heap added per watched tab", scale, "heap-bytes/tab", "%.0f bytes"},
+		{"bw.Watch per tab, at 200 tabs", scale, "watch-ms/tab", "%.2f ms"},
+	},
+	goals: []goal{
+		{"scale: CPU per event with 200 watched tabs at most 1.1x rod alone's", scale, "cpu-ratio", "%.3f", true, 1.1},
+		{"scale: no goroutine per watched tab", scale, "goroutines/tab", "%.2f", true, 0},
+		{"scale: heap per watched tab at most 16 KB", scale, "heap-bytes/tab", "%.0f bytes", true, 16 * 1024},
+		{"scale: bw.Watch at most 2 ms a tab at 200 tabs", scale, "watch-ms/tab", "%.2f ms", true, 2},
+	},
+}, {
 	title: "Healthy eval overhead",
 	how: "`Watcher.Eval(ctx, \"() => 1\")` against rod's `page.Eval` on the same loaded tab, one call of each " +
 		"per iteration in alternating order. The A/A row splits the rod calls into odd and even blocks of 50 " +
