@@ -85,6 +85,13 @@ func startBrowserWatcher(b *rod.Browser, opts *Options) (*BrowserWatcher, error)
 		defer close(bw.changes)
 		bw.run(ctx, events)
 	}()
+	if opts.Heartbeat > 0 {
+		bw.wg.Add(1)
+		go func() {
+			defer bw.wg.Done()
+			bw.heartbeat(ctx, opts.Heartbeat)
+		}()
+	}
 	return bw, nil
 }
 
@@ -146,7 +153,7 @@ func (bw *BrowserWatcher) run(ctx context.Context, events <-chan *rod.Message) {
 		bw.dispatch(m)
 	}
 	if ctx.Err() == nil {
-		bw.disconnected()
+		bw.disconnected(bw.lostReason())
 	}
 }
 
@@ -202,11 +209,11 @@ func (bw *BrowserWatcher) dispatch(m *rod.Message) {
 	}
 }
 
-// disconnected records that the connection to the browser is lost, on every
-// watcher, cutting their calls in flight short.
-func (bw *BrowserWatcher) disconnected() {
+// disconnected records that the connection to the browser is lost, and
+// why, on every watcher, cutting their calls in flight short.
+func (bw *BrowserWatcher) disconnected(reason string) {
 	for _, w := range bw.mark(&bw.gone) {
-		w.apply(tabstate.Disconnected{})
+		w.apply(tabstate.Disconnected{Reason: reason})
 	}
 }
 

@@ -35,6 +35,7 @@ const (
 	frozen                    // it answers, but it is frozen: no timers run either
 	busyJS                    // JavaScript holds the main thread
 	hung                      // the renderer answers nothing, not even an interrupt
+	silent                    // the browser answers nothing at all: the connection
 )
 
 // busyCheck asks, shortly before an eval's deadline, whether the page
@@ -100,6 +101,9 @@ func (w *Watcher) timedOut(c *busyCheck) string {
 	case c.health == frozen:
 		return "page " + s.URL + " answers, but the eval's promise never settled; the page is frozen, so it runs no " +
 			"timers: resume it with Page.setWebLifecycleState active (proto.PageSetWebLifecycleState)"
+	case c.health == silent:
+		return "the browser answers nothing at all, not even Browser.getVersion: the connection may have gone silent, " +
+			"as behind a proxy that stopped forwarding; set Options.Heartbeat to notice that and fail at once"
 	case c.health == hung:
 		return "renderer of page " + s.URL + " answers nothing, not even an interrupt: a JavaScript dialog " +
 			"opened before Watch (Watcher.HandleDialog closes it), or the renderer hangs outside JavaScript " +
@@ -130,6 +134,8 @@ func (w *Watcher) timedOut(c *busyCheck) string {
 //     renderer hangs outside JavaScript (chrome://hang), where
 //     Runtime.terminateExecution goes unanswered too, nor while a dialog
 //     that opened before Watch holds the page;
+//   - Browser.getVersion, which the browser process answers whatever the
+//     tabs do: when it goes unanswered too, the connection is silent;
 //   - a promise of a zero-delay timer: a page frozen by
 //     Page.setWebLifecycleState answers evaluates but runs no timers (and
 //     Chrome sends no event when it freezes), while a background tab runs
@@ -164,6 +170,10 @@ func (w *Watcher) busy(ctx context.Context, deadline time.Time) (pageHealth, err
 				return err
 			})
 		},
+		func() error {
+			_, err := proto.BrowserGetVersion{}.Call(w.page.Browser().Context(ctx))
+			return err
+		},
 	)
 	timedOut := func(err error) bool {
 		return errors.Is(ctx.Err(), context.DeadlineExceeded) && errors.Is(err, context.DeadlineExceeded)
@@ -179,6 +189,8 @@ func (w *Watcher) busy(ctx context.Context, deadline time.Time) (pageHealth, err
 		return answers, nil
 	case !timedOut(errs[0]):
 		return answers, errs[0]
+	case timedOut(errs[3]):
+		return silent, nil
 	case errs[1] == nil:
 		return busyJS, nil
 	case timedOut(errs[1]):

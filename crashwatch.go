@@ -41,6 +41,17 @@ type Options struct {
 	// DOMNotice words the line Watcher.DOM appends to a cut page; nil means
 	// DefaultNotice. Set it when the cap reaches users under another name.
 	DOMNotice Notice
+	// Heartbeat, when above zero, makes the BrowserWatcher ask the browser
+	// for its version (Browser.getVersion) at that interval, and fail every
+	// watcher of the browser with ErrBrowserGone, calls in flight included,
+	// when an answer does not come within the interval (1 s at most). It
+	// notices a connection gone silent, as behind a proxy that stops
+	// forwarding, which no error reports otherwise, and it keeps an idle
+	// session alive in pools that close connections with no traffic. Zero,
+	// the default, sends nothing: for a browser on this machine the socket
+	// itself tells when it ends. A BrowserWatcher has one heartbeat for all
+	// its tabs; Watch, which serves one tab, runs one of its own.
+	Heartbeat time.Duration
 }
 
 // Watcher follows one tab through its CDP events and evaluates on it with a

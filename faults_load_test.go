@@ -346,7 +346,7 @@ func goneRows() []faultRow {
 				assert.Less(t, inFlight.elapsed, fastBound)
 				return f.eval(t, `() => 1`)
 			},
-			want: tabguard.ErrBrowserGone, msg: []string{"browser is gone: reconnect to or relaunch the browser"},
+			want: tabguard.ErrBrowserGone, msg: []string{"browser is gone (", "): reconnect to or relaunch the browser"},
 			fast: true,
 			recover: func(t *testing.T, f *fixture) *tabguard.Watcher {
 				f.b = dedicated(t)

@@ -58,7 +58,7 @@ func TestWatcherOnRemoteBrowser(t *testing.T) {
 	})
 	assert.Less(t, time.Since(start), 2*time.Second)
 	err = w.Blocked(testbrowser.Context(t, 5*time.Second))
-	assert.Equal(t, "browser is gone: reconnect to or relaunch the browser", err.Error())
+	assert.Regexp(t, `^browser is gone \(.+\): reconnect to or relaunch the browser$`, err.Error())
 }
 
 // remoteChromium is a Chromium process started without rod's launcher.

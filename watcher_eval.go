@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"strings"
 	"time"
 
@@ -207,8 +205,8 @@ func (w *Watcher) classify(err error) error {
 		// so, the tab closed). Retrying is the caller's call, within its
 		// own deadline, never a silent loop here.
 		return w.blocked(ErrNavigated)
-	case errors.Is(err, io.EOF), errors.Is(err, net.ErrClosed):
-		w.bw.disconnected()
+	case gone(err):
+		w.bw.disconnected(goneReason(err))
 		return w.blocked(ErrBrowserGone)
 	}
 	return err

@@ -75,6 +75,10 @@ func (e *BlockedError) Problem() string {
 		if e.Detail != "" {
 			b.WriteString(" (reason: " + e.Detail + ")")
 		}
+	case ErrBrowserGone:
+		if e.Detail != "" {
+			b.WriteString(" (" + e.Detail + ")")
+		}
 	case ErrNoDocument:
 		if e.Detail != "" {
 			b.WriteString(": " + e.Detail)

@@ -51,6 +51,10 @@ type State struct {
 	ReplacedBy string
 	// BrowserGone reports that the browser connection is lost.
 	BrowserGone bool
+	// GoneReason says why the connection was lost when that is known, such
+	// as `close frame 1008 "session timed out"`, "connection reset" or "no
+	// answer from the browser for 1s".
+	GoneReason string
 	// DialogOpen reports that a JavaScript dialog is open on the tab.
 	DialogOpen bool
 	// DialogType is the open dialog's type: "alert", "confirm", "prompt"
@@ -84,7 +88,7 @@ type State struct {
 func Blocked(s State) error {
 	switch {
 	case s.BrowserGone:
-		return &BlockedError{Reason: ErrBrowserGone, URL: s.URL}
+		return &BlockedError{Reason: ErrBrowserGone, URL: s.URL, Detail: s.GoneReason}
 	case s.Discarded:
 		return &BlockedError{Reason: ErrTabDiscarded, URL: s.URL, Detail: "replaced by target " + s.ReplacedBy}
 	case s.Closed:

@@ -169,7 +169,7 @@ func (t *Tab) Apply(e Event) Change {
 		if s.BrowserGone {
 			return 0
 		}
-		s.BrowserGone = true
+		s.BrowserGone, s.GoneReason = true, e.Reason
 		return Changed | Cut
 	}
 	return 0

@@ -1,0 +1,201 @@
+package tabguard_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/testbrowser"
+)
+
+// poolFixture is a real Chromium behind a faultProxy, reached with Connect,
+// with one loaded tab watched through a BrowserWatcher.
+type poolFixture struct {
+	proxy *faultProxy
+	b     *rod.Browser
+	bw    *tabguard.BrowserWatcher
+	w     *tabguard.Watcher
+}
+
+func newPoolFixture(t *testing.T, opts *tabguard.Options, configure func(*faultProxy)) *poolFixture {
+	t.Helper()
+	remote := startRemoteChromium(t)
+	host := strings.TrimPrefix(remote.wsURL, "ws://")
+	host = host[:strings.IndexByte(host, '/')]
+	f := &poolFixture{proxy: startProxy(t, host, configure)}
+	var err error
+	f.b, err = tabguard.Connect(testbrowser.Context(t, 10*time.Second), f.proxy.url(remote.wsURL))
+	require.NoError(t, err)
+	f.bw = watchBrowser(t, f.b, opts)
+	ctx := testbrowser.Context(t, 20*time.Second)
+	target, err := proto.TargetCreateTarget{URL: serve(t).URL}.Call(f.b.Context(ctx))
+	require.NoError(t, err)
+	page, err := f.b.PageFromTarget(target.TargetID)
+	require.NoError(t, err)
+	f.w, err = f.bw.Watch(page)
+	require.NoError(t, err)
+	_, err = f.w.Wait(ctx, func(s tabguard.TabState) bool { return s.Loaded })
+	require.NoError(t, err)
+	return f
+}
+
+// inFlight starts an eval that never settles and returns a func that waits
+// for its error.
+func (f *poolFixture) inFlight(t *testing.T) func() (error, time.Time) {
+	type answer struct {
+		err error
+		at  time.Time
+	}
+	done := make(chan answer, 1)
+	go func() {
+		_, err := f.w.Eval(testbrowser.Context(t, time.Minute), `() => new Promise(() => {})`)
+		done <- answer{err, time.Now()}
+	}()
+	time.Sleep(300 * time.Millisecond) // let it reach the page
+	return func() (error, time.Time) {
+		select {
+		case a := <-done:
+			return a.err, a.at
+		case <-time.After(30 * time.Second):
+			t.Fatal("the eval in flight did not answer within 30s")
+			return nil, time.Time{}
+		}
+	}
+}
+
+func TestConnectFaults(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		heartbeat time.Duration
+		fault     func(p *faultProxy)
+		reason    string // the GoneReason the watchers report
+		within    time.Duration
+	}{
+		{"silent proxy, heartbeat 1s", time.Second, (*faultProxy).stallAll,
+			"no answer from the browser for 1s", time.Second + 1500*time.Millisecond},
+		{"close frame", 0, func(p *faultProxy) { p.sendAll(closeFrame(1008, "session timed out")) },
+			`close frame 1008 "session timed out"`, time.Second},
+		{"HTTP 408 written into the socket", 0, func(p *faultProxy) {
+			p.sendAll([]byte("HTTP/1.1 408 Request Timeout\r\nContent-Type: text/plain\r\n\r\nRequest Timeout"))
+		}, `not a WebSocket frame: "HTTP/1.1 408 Request Timeout"`, time.Second},
+		{"reset", 0, (*faultProxy).resetAll, "connection reset", time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := newPoolFixture(t, &tabguard.Options{EvalTimeout: time.Minute, Heartbeat: tt.heartbeat}, nil)
+			wait := f.inFlight(t)
+			start := time.Now()
+			tt.fault(f.proxy)
+			err, at := wait()
+			require.ErrorIs(t, err, tabguard.ErrBrowserGone, "the eval in flight")
+			assert.Equal(t, "browser is gone ("+tt.reason+"): reconnect to or relaunch the browser", err.Error())
+			assert.Less(t, at.Sub(start), tt.within)
+			_, err = f.w.Eval(testbrowser.Context(t, 5*time.Second), `() => 1`)
+			require.ErrorIs(t, err, tabguard.ErrBrowserGone, "a new eval")
+			assert.Contains(t, err.Error(), tt.reason)
+			s := f.w.State()
+			assert.True(t, s.BrowserGone)
+			assert.Equal(t, tt.reason, s.GoneReason)
+		})
+	}
+}
+
+// rod's own transport panics on the 408 text; through rod's transport a
+// reset in flight is still ErrBrowserGone, not a raw *net.OpError.
+func TestResetOnRodTransport(t *testing.T) {
+	t.Parallel()
+	remote := startRemoteChromium(t)
+	host := strings.TrimPrefix(remote.wsURL, "ws://")
+	p := startProxy(t, host[:strings.IndexByte(host, '/')], nil)
+	b := rod.New().ControlURL(p.url(remote.wsURL))
+	require.NoError(t, b.Connect())
+	w := watch(t, testbrowser.NewPage(t, &testbrowser.Browser{Browser: b}), &tabguard.Options{EvalTimeout: time.Minute})
+	done := make(chan error, 1)
+	go func() {
+		_, err := w.Eval(testbrowser.Context(t, time.Minute), `() => new Promise(() => {})`)
+		done <- err
+	}()
+	time.Sleep(300 * time.Millisecond)
+	p.resetAll()
+	select {
+	case err := <-done:
+		require.ErrorIs(t, err, tabguard.ErrBrowserGone)
+		assert.Contains(t, err.Error(), "browser is gone (")
+	case <-time.After(10 * time.Second):
+		t.Fatal("the eval did not answer within 10s of the reset")
+	}
+}
+
+// A pool that closes connections with no client traffic for 3 s keeps a
+// watcher's connection open when it beats every second.
+func TestHeartbeatKeepsIdleSessionAlive(t *testing.T) {
+	t.Parallel()
+	f := newPoolFixture(t, &tabguard.Options{Heartbeat: time.Second}, func(p *faultProxy) { p.reapIdle = 3 * time.Second })
+	time.Sleep(8 * time.Second) // idle, but for the heartbeat
+	res, err := f.w.Eval(testbrowser.Context(t, 5*time.Second), `() => 6 * 7`)
+	require.NoError(t, err)
+	assert.Equal(t, 42, res.Value.Int())
+}
+
+// With no heartbeat, a silent connection is noticed by no one: an eval
+// waits out its deadline and says what it probed, and nothing hangs.
+func TestSilentConnectionWithoutHeartbeat(t *testing.T) {
+	t.Parallel()
+	f := newPoolFixture(t, &tabguard.Options{EvalTimeout: time.Second}, nil)
+	f.proxy.stallAll()
+	start := time.Now()
+	_, err := f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => 1`)
+	require.ErrorIs(t, err, tabguard.ErrEvalTimeout)
+	assert.Less(t, time.Since(start), time.Second+lateMargin)
+	assert.Contains(t, err.Error(), "the browser answers nothing at all")
+	assert.Contains(t, err.Error(), "Options.Heartbeat")
+}
+
+// Connect honours its context through the whole handshake: a pool that
+// queues the connection and never admits it gets its socket closed.
+func TestConnectQueueNeverAdmits(t *testing.T) {
+	t.Parallel()
+	p := startProxy(t, "127.0.0.1:1", func(p *faultProxy) { p.queue = true })
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err := tabguard.Connect(ctx, "ws://"+p.ln.Addr().String()+"/devtools/browser/x?token=secret")
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, context.DeadlineExceeded), "err: %v", err)
+	assert.Less(t, time.Since(start), 1500*time.Millisecond)
+	assert.NotContains(t, err.Error(), "secret", "the token stays out of errors")
+	select {
+	case <-p.closed:
+	case <-time.After(2 * time.Second):
+		t.Fatal("the queued socket was not closed")
+	}
+}
+
+func TestConnectBadURL(t *testing.T) {
+	t.Parallel()
+	for _, u := range []string{"", "127.0.0.1:9222", "ftp://host/x", "ws://"} {
+		_, err := tabguard.Connect(context.Background(), u)
+		assert.ErrorIs(t, err, tabguard.ErrInvalidArgument, "Connect(%q)", u)
+	}
+}
+
+// Connect resolves an http:// endpoint through /json/version.
+func TestConnectHTTPEndpoint(t *testing.T) {
+	t.Parallel()
+	remote := startRemoteChromium(t)
+	host := strings.TrimPrefix(remote.wsURL, "ws://")
+	b, err := tabguard.Connect(testbrowser.Context(t, 10*time.Second), "http://"+host[:strings.IndexByte(host, '/')])
+	require.NoError(t, err)
+	res, err := proto.BrowserGetVersion{}.Call(b.Context(testbrowser.Context(t, 5*time.Second)))
+	require.NoError(t, err)
+	assert.Contains(t, res.Product, "Chrome")
+}
