@@ -34,6 +34,7 @@ const (
 	recNoDocNav    = "BenchmarkRecovery/path=no-document+Navigate"
 	recDialog      = "BenchmarkRecovery/path=alert+HandleJavaScriptDialog"
 	scale          = "BenchmarkScale"
+	transport      = "BenchmarkTransport"
 )
 
 var sections = []section{{
@@ -87,6 +88,20 @@ var sections = []section{{
 		{"healthy eval: one CDP request a call, none for the preflight", healthy, "tabguard-requests", "%.3f", true, 1},
 	},
 	note: p99Note,
+}, {
+	title: "Connect's transport on the healthy path",
+	how: "The same tab reached over two connections to one browser, rod's own transport and `tabguard.Connect`'s, " +
+		"each evaluating `() => 1` with rod's `page.Eval`, one call of each per iteration in alternating order. " +
+		"With no heartbeat set, Connect sends nothing of its own.",
+	rows: []row{
+		{"calls of each", transport, "calls-each", "%.0f"},
+		{"rod's transport, median", transport, "rod-p50-ms", "%.3f ms"},
+		{"Connect's transport, median", transport, "connect-p50-ms", "%.3f ms"},
+		{"median ratio (Connect / rod)", transport, "p50-ratio", "%.3f"},
+	},
+	goals: []goal{
+		{"transport: median ratio Connect / rod's own at most 1.05", transport, "p50-ratio", "%.3f", true, 1.05},
+	},
 }, {
 	title: "Crash-to-answer latency",
 	how: "An eval in flight that never settles, then `Page.crash`; each time is counted from the `Page.crash` " +
