@@ -58,7 +58,9 @@ type DOMWindow struct {
 	// Offset is where Content starts, and NextOffset where the next window
 	// starts, in UTF-8 bytes; NextOffset is 0 when Content reaches the end.
 	Offset, NextOffset int
-	// Size is the exact UTF-8 size of the whole snapshot.
+	// Size is the exact UTF-8 size of the whole snapshot, or -1 in the
+	// first window of a page with non-ASCII text: the page counts it after
+	// answering, and later windows have it.
 	Size int
 	// Changed reports that the page's DOM changed since the snapshot was
 	// taken: the windows still come from the snapshot, never a mix.
@@ -73,8 +75,12 @@ func (d DOMWindow) Notice(maxBytes int) string {
 	if d.NextOffset == 0 {
 		return ""
 	}
-	return "<!-- bytes " + strconv.Itoa(d.Offset) + "-" + strconv.Itoa(d.Offset+len(d.Content)) + " of " +
-		strconv.Itoa(d.Size) + " in snapshot " + d.Snapshot + " (cut at " + strconv.Itoa(maxBytes) +
+	of := " of " + strconv.Itoa(d.Size)
+	if d.Size < 0 {
+		of = ""
+	}
+	return "<!-- bytes " + strconv.Itoa(d.Offset) + "-" + strconv.Itoa(d.Offset+len(d.Content)) + of +
+		" in snapshot " + d.Snapshot + " (cut at " + strconv.Itoa(maxBytes) +
 		"); read on from offset " + strconv.Itoa(d.NextOffset) + " of snapshot " + d.Snapshot + " -->"
 }
 
@@ -107,18 +113,23 @@ const windowJS = `(op, ttl, keep) => {
 		} else {
 			h = document.documentElement ? document.documentElement.outerHTML : "";
 		}
+		// An all-ASCII text's size is its length. Otherwise counting the
+		// exact UTF-8 size of 5 MB takes a third as long as serialising it,
+		// so it runs after this window has answered: the next window has it.
 		let size = h.length;
-		if (/[^\x00-\x7f]/.test(h)) {
+		const count = () => {
 			const chunk = 65536, buf = new Uint8Array(3 * chunk);
-			size = 0;
+			let n = 0;
 			for (let i = 0; i < h.length;) {
 				let j = Math.min(i + chunk, h.length);
 				const c = h.charCodeAt(j - 1);
 				if (j < h.length && c >= 0xd800 && c <= 0xdbff) j--;
-				size += enc.encodeInto(h.slice(i, j), buf).written;
+				n += enc.encodeInto(h.slice(i, j), buf).written;
 				i = j;
 			}
-		}
+			return n;
+		};
+		if (/[^\x00-\x7f]/.test(h)) size = -1;
 		s = {id: "s" + (++store.n), h, size, marks: new Map([[0, 0]]), changed: false};
 		if (typeof MutationObserver === "function") {
 			s.obs = new MutationObserver(() => { s.changed = true; s.obs.disconnect(); s.obs = null; });
@@ -126,12 +137,13 @@ const windowJS = `(op, ttl, keep) => {
 		}
 		store.snaps.set(s.id, s);
 		for (const old of store.snaps.values()) if (store.snaps.size > keep) drop(old);
+		if (size < 0) setTimeout(() => { if (s.size < 0) s.size = count(); }, 0);
 	}
 	clearTimeout(s.timer);
 	s.timer = setTimeout(() => drop(s), ttl * 1000);
 	let i = s.marks.get(op.offset);
 	if (i === undefined) {
-		if (op.offset > s.size) return {badOffset: true, size: s.size};
+		if (s.size >= 0 && op.offset > s.size) return {badOffset: true, size: s.size};
 		const buf = new Uint8Array(op.offset + 4);
 		const r = enc.encodeInto(s.h, buf.subarray(0, op.offset));
 		if (r.written !== op.offset) return {badOffset: true, size: s.size};
@@ -140,6 +152,7 @@ const windowJS = `(op, ttl, keep) => {
 	const out = new Uint8Array(op.max);
 	const {read, written} = enc.encodeInto(s.h.slice(i, i + op.max), out);
 	const end = i + read >= s.h.length;
+	if (end) s.size = op.offset + written;
 	let bin = "";
 	for (let k = 0; k < written; k += 8192) bin += String.fromCharCode.apply(null, out.subarray(k, Math.min(k + 8192, written)));
 	const res = {id: s.id, size: s.size, changed: s.changed, next: end ? 0 : op.offset + written, b64: btoa(bin)};
@@ -182,8 +195,8 @@ func (w *Watcher) ReadDOM(ctx context.Context, opts DOMOptions) (DOMWindow, erro
 	case v.Has("badSelector"):
 		return DOMWindow{}, fmt.Errorf("%w: selector %q: %s", ErrInvalidArgument, opts.Selector, v.Get("badSelector").Str())
 	case v.Get("badOffset").Bool():
-		return DOMWindow{}, fmt.Errorf("%w: offset %d is not where a character starts in %d bytes: pass 0 or a NextOffset",
-			ErrInvalidArgument, opts.Offset, v.Get("size").Int())
+		return DOMWindow{}, fmt.Errorf("%w: offset %d is not where a character starts in snapshot %s: pass 0 or a NextOffset",
+			ErrInvalidArgument, opts.Offset, opts.Snapshot)
 	}
 	content, err := base64.StdEncoding.DecodeString(v.Get("b64").Str())
 	if err != nil || !utf8.Valid(content) {

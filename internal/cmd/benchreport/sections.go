@@ -35,6 +35,7 @@ const (
 	recDialog      = "BenchmarkRecovery/path=alert+HandleJavaScriptDialog"
 	scale          = "BenchmarkScale"
 	transport      = "BenchmarkTransport"
+	windows        = "BenchmarkDOMWindows"
 )
 
 var sections = []section{{
@@ -216,6 +217,29 @@ var sections = []section{{
 		{"DOM: within 1.5x of the serialisation floor", dom, "tabguard/floor", "%.2f", true, 1.5},
 		{"DOM: at most 3x the cap in bytes on the wire", dom, "bytes/cap", "%.2f", true, 3},
 		{"DOM: Size exact in UTF-8 bytes", dom, "size-exact", "%.0f", false, 1},
+	},
+}, {
+	title: "DOM windows on a 5 MB page",
+	how: "`Watcher.ReadDOM` with 100 KB windows on the 5 MB page of 1- to 4-byte runes, over a connection that " +
+		"counts the bytes it reads. Each iteration times, in rotating order: the first window of a new snapshot; " +
+		"the floor, an eval of `outerHTML.length`; the whole page read window by window from one snapshot; and " +
+		"one read of the full `outerHTML` by rod's `page.Eval`. Before timing, the windows are checked to join up " +
+		"to the page exactly.",
+	rows: []row{
+		{"page size (UTF-8)", windows, "page-bytes", "%.0f bytes"},
+		{"first window", windows, "window-ms", "%.1f ms"},
+		{"floor: outerHTML.length", windows, "floor-ms", "%.1f ms"},
+		{"first window / floor", windows, "window/floor", "%.3f"},
+		{"windows to read the page", windows, "windows", "%.0f"},
+		{"the whole page in windows", windows, "all-windows-ms", "%.0f ms"},
+		{"one full outerHTML read", windows, "full-ms", "%.0f ms"},
+		{"whole page in windows / one full read", windows, "all-windows/full", "%.3f"},
+		{"largest bytes read for a window / cap", windows, "wire-bytes/cap", "%.3f"},
+	},
+	goals: []goal{
+		{"DOM windows: the first within 1.2x of the serialisation floor", windows, "window/floor", "%.3f", true, 1.2},
+		{"DOM windows: the whole page within 2x of one full read", windows, "all-windows/full", "%.3f", true, 2},
+		{"DOM windows: at most 1.5x the cap in bytes on the wire", windows, "wire-bytes/cap", "%.3f", true, 1.5},
 	},
 }, {
 	title: "TruncateDOM scaling",
