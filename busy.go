@@ -107,7 +107,7 @@ func (w *Watcher) timedOut(c *busyCheck) string {
 	case c.health == hung:
 		return "renderer of page " + s.URL + " answers nothing, not even an interrupt: a JavaScript dialog " +
 			"opened before Watch (Watcher.HandleDialog closes it), or the renderer hangs outside JavaScript " +
-			"(close the tab with rod's page.Close and open a new one)"
+			"(close it with Watcher.CloseTab and open a new one)"
 	case !w.terminate:
 		return "busy running script on committed page " + s.URL +
 			": set Options.TerminateOnTimeout or call Runtime.terminateExecution to stop it"

@@ -52,6 +52,9 @@ type Options struct {
 	// itself tells when it ends. A BrowserWatcher has one heartbeat for all
 	// its tabs; Watch, which serves one tab, runs one of its own.
 	Heartbeat time.Duration
+	// URLs, when set, is the policy Navigate and BrowserWatcher.Open check
+	// a URL against before loading it; nil checks nothing.
+	URLs *URLPolicy
 }
 
 // Watcher follows one tab through its CDP events and evaluates on it with a
@@ -66,6 +69,7 @@ type Watcher struct {
 	terminate bool
 	dialogs   DialogPolicy
 	notice    Notice
+	urls      *URLPolicy
 	log       *slog.Logger
 	cancel    context.CancelFunc
 	wg        sync.WaitGroup
@@ -154,6 +158,7 @@ func (bw *BrowserWatcher) watch(page *rod.Page, owned bool) (*Watcher, error) {
 		terminate: o.TerminateOnTimeout,
 		dialogs:   o.Dialogs,
 		notice:    o.DOMNotice,
+		urls:      o.URLs,
 		log:       o.Logger,
 		cancel:    cancel,
 		changed:   make(chan struct{}),

@@ -26,10 +26,16 @@ const stopTimeout = time.Second
 // lost browser gives [ErrTabClosed] or [ErrBrowserGone]. A load still
 // pending at the deadline is stopped (Page.stopLoading), so the tab stays
 // usable, and gives [ErrEvalTimeout]. A URL that only changes the fragment
-// returns once Chrome has moved to it.
+// returns once Chrome has moved to it. A URL that Options.URLs does not
+// allow gives [ErrURLBlocked], and nothing is loaded.
 func (w *Watcher) Navigate(ctx context.Context, url string) error {
 	if url == "" {
 		return fmt.Errorf("%w: empty URL", ErrInvalidArgument)
+	}
+	if w.urls != nil {
+		if err := w.urls.Check(url); err != nil {
+			return err
+		}
 	}
 	return w.load(ctx, "navigate to "+url, func(p *rod.Page) (string, bool, error) {
 		res, err := proto.PageNavigate{URL: url}.Call(p)

@@ -1,0 +1,107 @@
+package tabguard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// closeTabTimeout bounds Target.closeTarget, which the browser answers.
+const closeTabTimeout = 5 * time.Second
+
+// Open opens a new tab, watches it and, when url is not empty, loads url in
+// it as [Watcher.Navigate] does, within ctx and Options.EvalTimeout. Once
+// the tab exists it returns its Watcher, also with the load's error: a
+// failed load leaves the tab open, refused with the reason. A URL that
+// Options.URLs does not allow gives [ErrURLBlocked], and no tab.
+//
+// rod's Browser.PageFromTarget, which attaches to the tab, waits with no
+// deadline of its own; Open bounds it by ctx and closes the tab if ctx
+// ends first.
+func (bw *BrowserWatcher) Open(ctx context.Context, url string) (*Watcher, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
+	}
+	if url != "" && bw.opts.URLs != nil {
+		if err := bw.opts.URLs.Check(url); err != nil {
+			return nil, err
+		}
+	}
+	target, err := proto.TargetCreateTarget{URL: "about:blank"}.Call(bw.browser.Context(ctx))
+	if err != nil {
+		return nil, fmt.Errorf("open a tab: %w", err)
+	}
+	page, err := bw.attach(ctx, target.TargetID)
+	if err != nil {
+		return nil, errors.Join(err, bw.closeTarget(target.TargetID))
+	}
+	w, err := bw.Watch(page)
+	if err != nil {
+		return nil, errors.Join(err, bw.closeTarget(target.TargetID))
+	}
+	if url == "" {
+		return w, nil
+	}
+	return w, w.Navigate(ctx, url)
+}
+
+// attach makes the rod page of target within ctx. The page's own context
+// is the BrowserWatcher's, so it lives on after ctx.
+func (bw *BrowserWatcher) attach(ctx context.Context, id proto.TargetTargetID) (*rod.Page, error) {
+	type attached struct {
+		page *rod.Page
+		err  error
+	}
+	done := make(chan attached, 1)
+	go func() {
+		p, err := bw.browser.PageFromTarget(id)
+		done <- attached{p, err}
+	}()
+	select {
+	case a := <-done:
+		if a.err != nil {
+			return nil, fmt.Errorf("attach to tab %s: %w", id, a.err)
+		}
+		return a.page, nil
+	case <-ctx.Done():
+		// Closing the tab ends the calls PageFromTarget waits on.
+		_ = bw.closeTarget(id)
+		<-done
+		return nil, fmt.Errorf("attach to tab %s: %w", id, ctx.Err())
+	}
+}
+
+func (bw *BrowserWatcher) closeTarget(id proto.TargetTargetID) error {
+	ctx, cancel := context.WithTimeout(context.Background(), closeTabTimeout)
+	defer cancel()
+	if _, err := (proto.TargetCloseTarget{TargetID: id}).Call(bw.browser.Context(ctx)); err != nil {
+		return fmt.Errorf("close tab %s: %w", id, err)
+	}
+	return nil
+}
+
+// TargetID is the watched tab's target: what [BrowserWatcher.Tabs] lists it by.
+func (w *Watcher) TargetID() proto.TargetTargetID { return w.page.TargetID }
+
+// CloseTab closes the watched tab from the browser side, which works
+// whatever the renderer does (crashed, hung, holding a dialog), and then
+// the watcher. Closing a tab that is gone already is no error.
+func (w *Watcher) CloseTab(ctx context.Context) error {
+	if ctx == nil {
+		return fmt.Errorf("%w: nil context", ErrInvalidArgument)
+	}
+	cctx, cancel := context.WithTimeout(ctx, closeTabTimeout)
+	defer cancel()
+	_, err := proto.TargetCloseTarget{TargetID: w.page.TargetID}.Call(w.bw.browser.Context(cctx))
+	if err != nil && !w.State().Closed {
+		var be *BlockedError
+		if !errors.As(w.classify(err), &be) || be.Reason != ErrTabClosed {
+			return errors.Join(fmt.Errorf("close tab %s: %w", w.page.TargetID, err), w.Close())
+		}
+	}
+	return w.Close()
+}

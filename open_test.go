@@ -1,0 +1,96 @@
+package tabguard_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/testbrowser"
+)
+
+func TestURLPolicy(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		policy tabguard.URLPolicy
+		url    string
+		ok     bool
+	}{
+		{"http", tabguard.URLPolicy{}, "http://127.0.0.1:8080/", true},
+		{"https", tabguard.URLPolicy{}, "https://example.com/x", true},
+		{"about:blank", tabguard.URLPolicy{}, "about:blank", true},
+		{"file", tabguard.URLPolicy{}, "file:///etc/passwd", false},
+		{"file allowed", tabguard.URLPolicy{Schemes: []string{"file"}}, "file:///etc/passwd", true},
+		{"chrome", tabguard.URLPolicy{}, "chrome://settings", false},
+		{"javascript", tabguard.URLPolicy{}, "javascript:alert(1)", false},
+		{"data", tabguard.URLPolicy{}, "data:text/html,<p>x", false},
+		{"blocked host", tabguard.URLPolicy{BlockedOrigins: []string{"169.254.169.254"}}, "http://169.254.169.254/latest/meta-data", false},
+		{"blocked origin, other port", tabguard.URLPolicy{BlockedOrigins: []string{"http://127.0.0.1:8080"}}, "http://127.0.0.1:9090/", true},
+		{"allowed domain", tabguard.URLPolicy{AllowedOrigins: []string{"*.example.com"}}, "https://docs.example.com/", true},
+		{"allowed domain itself", tabguard.URLPolicy{AllowedOrigins: []string{"*.example.com"}}, "https://example.com/", true},
+		{"not allowed", tabguard.URLPolicy{AllowedOrigins: []string{"*.example.com"}}, "https://example.org/", false},
+		{"blocked wins", tabguard.URLPolicy{AllowedOrigins: []string{"example.com"}, BlockedOrigins: []string{"https://example.com"}}, "https://example.com/", false},
+	}
+	for _, tt := range tests {
+		err := tt.policy.Check(tt.url)
+		if tt.ok {
+			assert.NoError(t, err, tt.name)
+		} else {
+			assert.ErrorIs(t, err, tabguard.ErrURLBlocked, tt.name)
+		}
+	}
+	assert.Equal(t, "URL not allowed: file:///etc/passwd: the file: scheme is not allowed", (&tabguard.URLPolicy{}).Check("file:///etc/passwd").Error())
+}
+
+func TestOpenAndCloseTab(t *testing.T) {
+	t.Parallel()
+	b := dedicated(t)
+	srv := serve(t)
+	bw := watchBrowser(t, b.Browser, &tabguard.Options{URLs: &tabguard.URLPolicy{}})
+	ctx := testbrowser.Context(t, 30*time.Second)
+
+	w, err := bw.Open(ctx, srv.URL)
+	require.NoError(t, err)
+	res, err := w.Eval(ctx, `() => document.title`)
+	require.NoError(t, err)
+	assert.Equal(t, "ok", res.Value.Str())
+
+	before := len(bw.Tabs())
+	_, err = bw.Open(ctx, "file:///etc/passwd")
+	require.ErrorIs(t, err, tabguard.ErrURLBlocked)
+	assert.Len(t, bw.Tabs(), before, "a blocked URL opens no tab")
+	err = w.Navigate(ctx, "file:///etc/passwd")
+	require.ErrorIs(t, err, tabguard.ErrURLBlocked)
+	assert.Equal(t, srv.URL+"/", w.State().URL, "nothing was loaded")
+
+	failed, err := bw.Open(ctx, testbrowser.DeadURL(t))
+	require.ErrorIs(t, err, tabguard.ErrNoDocument)
+	require.NotNil(t, failed, "a failed load leaves the tab open")
+	assert.ErrorIs(t, failed.Blocked(ctx), tabguard.ErrNoDocument)
+
+	crash(t, testbrowserPage(t, b, w.TargetID()))
+	require.NoError(t, w.CloseTab(ctx), "a crashed tab closes from the browser side")
+	_, err = w.Eval(ctx, `() => 1`)
+	require.ErrorIs(t, err, tabguard.ErrWatcherClosed)
+	eventually(t, "the tab to leave the list", func() bool {
+		for _, ti := range bw.Tabs() {
+			if ti.TargetID == w.TargetID() {
+				return false
+			}
+		}
+		return true
+	})
+	require.NoError(t, failed.CloseTab(ctx))
+}
+
+// testbrowserPage attaches rod to the tab id of b.
+func testbrowserPage(t *testing.T, b *testbrowser.Browser, id proto.TargetTargetID) *rod.Page {
+	t.Helper()
+	p, err := b.PageFromTarget(id)
+	require.NoError(t, err)
+	return p
+}
