@@ -205,9 +205,12 @@ func lifecycleRows() []faultRow {
 				assert.NotContains(t, out.err.Error(), "TerminateOnTimeout")
 				return out
 			},
-			want:    tabguard.ErrEvalTimeout,
-			msg:     []string{"eval timed out after 600ms (renderer of page http://127.0.0.1:", "answers nothing, not even an interrupt", "close the tab"},
-			recover: newTab,
+			want: tabguard.ErrEvalTimeout,
+			msg:  []string{"eval timed out after 600ms (renderer of page http://127.0.0.1:", "answers nothing, not even an interrupt", "close it with Watcher.CloseTab"},
+			recover: func(t *testing.T, f *fixture) *tabguard.Watcher {
+				require.NoError(t, f.w.CloseTab(testbrowser.Context(t, 10*time.Second)), "a hung tab closes from the browser side")
+				return newTab(t, f)
+			},
 		},
 	}
 }
