@@ -35,7 +35,7 @@ func (bw *BrowserWatcher) Open(ctx context.Context, url string) (*Watcher, error
 	if err != nil {
 		return nil, fmt.Errorf("open a tab: %w", err)
 	}
-	page, err := bw.attach(ctx, target.TargetID)
+	page, err := bw.attach(ctx, target.TargetID, true)
 	if err != nil {
 		return nil, errors.Join(err, bw.closeTarget(target.TargetID))
 	}
@@ -49,14 +49,33 @@ func (bw *BrowserWatcher) Open(ctx context.Context, url string) (*Watcher, error
 	return w, w.Navigate(ctx, url)
 }
 
+// WatchTarget attaches to the tab id, one the program did not open (a
+// popup that [BrowserWatcher.Tabs] lists, say), and watches it, within
+// ctx. rod's Browser.PageFromTarget, which attaches, waits with no deadline
+// of its own, and waits for good on a discarded tab: revive one first (see
+// [ErrTabDiscarded]).
+func (bw *BrowserWatcher) WatchTarget(ctx context.Context, id proto.TargetTargetID) (*Watcher, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
+	}
+	page, err := bw.attach(ctx, id, false)
+	if err != nil {
+		return nil, err
+	}
+	return bw.Watch(page)
+}
+
 // attach makes the rod page of target within ctx. The page's own context
 // is the BrowserWatcher's, so it lives on after ctx.
-func (bw *BrowserWatcher) attach(ctx context.Context, id proto.TargetTargetID) (*rod.Page, error) {
+// When ctx ends first, a tab of the program's own (opened) is closed, which
+// ends the calls rod waits on; another is left alone, with rod's attach
+// going on in the background until it answers.
+func (bw *BrowserWatcher) attach(ctx context.Context, id proto.TargetTargetID, opened bool) (*rod.Page, error) {
 	type attached struct {
 		page *rod.Page
 		err  error
 	}
-	done := make(chan attached, 1)
+	done := make(chan attached, 1) // buffered: an attach left behind still ends
 	go func() {
 		p, err := bw.browser.PageFromTarget(id)
 		done <- attached{p, err}
@@ -68,9 +87,10 @@ func (bw *BrowserWatcher) attach(ctx context.Context, id proto.TargetTargetID) (
 		}
 		return a.page, nil
 	case <-ctx.Done():
-		// Closing the tab ends the calls PageFromTarget waits on.
-		_ = bw.closeTarget(id)
-		<-done
+		if opened {
+			_ = bw.closeTarget(id)
+			<-done
+		}
 		return nil, fmt.Errorf("attach to tab %s: %w", id, ctx.Err())
 	}
 }
@@ -89,14 +109,23 @@ func (w *Watcher) TargetID() proto.TargetTargetID { return w.page.TargetID }
 
 // CloseTab closes the watched tab from the browser side, which works
 // whatever the renderer does (crashed, hung, holding a dialog), and then
-// the watcher. Closing a tab that is gone already is no error.
+// the watcher. It returns once the tab is gone from [BrowserWatcher.Tabs]
+// (Chrome reports it gone a moment after it answers). Closing a tab that is
+// gone already is no error.
 func (w *Watcher) CloseTab(ctx context.Context) error {
 	if ctx == nil {
 		return fmt.Errorf("%w: nil context", ErrInvalidArgument)
 	}
 	cctx, cancel := context.WithTimeout(ctx, closeTabTimeout)
 	defer cancel()
+	removed := w.bw.removed(w.page.TargetID)
 	_, err := proto.TargetCloseTarget{TargetID: w.page.TargetID}.Call(w.bw.browser.Context(cctx))
+	if err == nil {
+		select {
+		case <-removed:
+		case <-cctx.Done():
+		}
+	}
 	if err != nil && !w.State().Closed {
 		var be *BlockedError
 		if !errors.As(w.classify(err), &be) || be.Reason != ErrTabClosed {

@@ -121,6 +121,7 @@ type pageTarget struct {
 	title    string
 	tab      tabstate.Tab // what browser-wide events say of it
 	watchers []*Watcher
+	removed  chan struct{} // closed when the target leaves the list
 }
 
 // Tabs lists every page target of the browser, tabs and popups alike, in the
@@ -174,7 +175,7 @@ func (bw *BrowserWatcher) target(id proto.TargetTargetID) *pageTarget {
 	t := bw.targets[id]
 	if t == nil {
 		bw.order++
-		t = &pageTarget{n: bw.order, tab: tabstate.Tab{MainFrame: string(id)}}
+		t = &pageTarget{n: bw.order, tab: tabstate.Tab{MainFrame: string(id)}, removed: make(chan struct{})}
 		bw.targets[id] = t
 	}
 	return t
@@ -224,6 +225,7 @@ func (bw *BrowserWatcher) targetEvent(id proto.TargetTargetID, ev tabstate.Event
 	closed := t.tab.State().Closed
 	if closed {
 		delete(bw.targets, id)
+		close(t.removed)
 	}
 	bw.mu.Unlock()
 	for _, w := range snap.watchers {
@@ -235,6 +237,19 @@ func (bw *BrowserWatcher) targetEvent(id proto.TargetTargetID, ev tabstate.Event
 	case !crashed && snap.state.Crashed:
 		bw.notify(TabCrashed, snap)
 	}
+}
+
+// removed returns a channel closed once target id has left the list (a
+// closed one at once if it is not listed).
+func (bw *BrowserWatcher) removed(id proto.TargetTargetID) <-chan struct{} {
+	bw.mu.RLock()
+	defer bw.mu.RUnlock()
+	if t := bw.targets[id]; t != nil {
+		return t.removed
+	}
+	done := make(chan struct{})
+	close(done)
+	return done
 }
 
 // tabSnapshot is a page target as it was under bw.mu.

@@ -1,12 +1,14 @@
 // Command mcpserver is an MCP server over stdio that gives a model a
-// headless Chromium through three tools: open_tab, get_tab_dom (HTML capped
-// at max_bytes, default 100 KB, with a notice naming the full size) and
-// eval_in_tab. A crashed or dead tab answers with a tool error carrying the
-// real reason, such as "tab renderer crashed (reason: oom): reload the tab (Watcher.Reload)",
-// instead of hanging the session. It has its own module; run it, or name
-// it as the command in an MCP client's config, with
+// headless Chromium through tools it can drive end to end: list_tabs,
+// open_tab, navigate, reload_tab, close_tab, handle_dialog, get_tab_dom
+// (a window of the page's HTML or text at a time) and eval_in_tab. Every
+// call answers in time; a tool error says what is wrong and which tool
+// fixes it, such as "tab renderer crashed (reason: oom): call reload_tab".
+// It opens only http and https URLs unless told otherwise, and never the
+// cloud metadata address. It has its own module; run it, or name it as the
+// command in an MCP client's config, with
 //
-//	cd examples/mcpserver && go run .
+//	cd examples/mcpserver && go run . [-allow-schemes file] [-allowed-origins 'example.com;*.example.org']
 package main
 
 import (
@@ -17,6 +19,8 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/go-rod/rod"
@@ -25,45 +29,110 @@ import (
 	"github.com/tabguard/tabguard"
 )
 
+// defaultBlocked are the origins the server never opens unless told
+// otherwise: the cloud metadata services.
+const defaultBlocked = "169.254.169.254;metadata.google.internal"
+
 func main() {
-	evalTimeout := flag.Duration("eval-timeout", tabguard.DefaultEvalTimeout, "deadline of each tab call")
+	var cfg config
+	flag.DurationVar(&cfg.evalTimeout, "eval-timeout", tabguard.DefaultEvalTimeout, "deadline of each tab call")
+	flag.StringVar(&cfg.schemes, "allow-schemes", "", "comma-separated URL schemes to open besides http and https, such as file,data")
+	flag.StringVar(&cfg.allowed, "allowed-origins", "", "semicolon-separated origins or hosts the server may open (*.example.com for a domain); empty allows all")
+	flag.StringVar(&cfg.blocked, "blocked-origins", defaultBlocked, "semicolon-separated origins or hosts the server never opens")
 	flag.Parse()
 	log.SetOutput(os.Stderr) // stdout carries the protocol
-	if err := run(*evalTimeout); err != nil {
-		log.Fatal(err)
+	if err := run(cfg); err != nil {
+		log.Print(err)
+		os.Exit(1)
 	}
 }
 
-func run(evalTimeout time.Duration) error {
-	bin, ok := launcher.LookPath()
-	if !ok {
-		return errors.New("no Chromium found: install the chromium package")
-	}
-	l := launcher.New().Bin(bin).Headless(true).NoSandbox(true).
-		Set("disable-gpu").Set("disable-quic").Set("no-first-run").
-		Set("disable-background-networking").Set("disable-component-update").Set("disable-sync")
-	defer l.Cleanup()
-	defer l.Kill()
-	u, err := l.Launch()
-	if err != nil {
-		return fmt.Errorf("launch %s: %w", bin, err)
-	}
-	b := rod.New().ControlURL(u)
-	if err := b.Connect(); err != nil {
-		return fmt.Errorf("connect to %s: %w", bin, err)
-	}
-	defer b.Close()
+// config is what the flags say.
+type config struct {
+	evalTimeout               time.Duration
+	schemes, allowed, blocked string
+}
 
-	s, tools, err := newServer(b, &tabguard.Options{EvalTimeout: evalTimeout})
+// policy is the URL policy the flags set.
+func (c config) policy() *tabguard.URLPolicy {
+	split := func(s, sep string) []string {
+		var out []string
+		for _, f := range strings.Split(s, sep) {
+			if f = strings.TrimSpace(f); f != "" {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	return &tabguard.URLPolicy{Schemes: split(c.schemes, ","), AllowedOrigins: split(c.allowed, ";"), BlockedOrigins: split(c.blocked, ";")}
+}
+
+// run serves until stdin closes or a signal comes, then ends the browser
+// and removes its profile folder before it returns.
+func run(cfg config) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	b, closeBrowser, err := launch()
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err := tools.Close(); err != nil {
-			log.Print(err)
-		}
-	}()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	return s.Run(ctx, &mcp.StdioTransport{})
+	defer closeBrowser()
+	s, tools, err := newServer(b, &tabguard.Options{EvalTimeout: cfg.evalTimeout, URLs: cfg.policy()})
+	if err != nil {
+		return err
+	}
+	defer tools.Close()
+	err = s.Run(ctx, &mcp.StdioTransport{})
+	if ctx.Err() != nil {
+		return nil // a signal: a clean stop
+	}
+	return err
+}
+
+// launch starts a system Chromium, never a downloaded one, with a profile
+// folder of its own. closeBrowser kills it, waits for it to exit (a second
+// at most) and removes the folder.
+func launch() (b *rod.Browser, closeBrowser func(), err error) {
+	bin, ok := launcher.LookPath()
+	if !ok {
+		return nil, nil, errors.New("no Chromium found: install the chromium package")
+	}
+	dir, err := os.MkdirTemp("", "tabguard-mcpserver-")
+	if err != nil {
+		return nil, nil, err
+	}
+	l := launcher.New().Bin(bin).Headless(true).NoSandbox(true).UserDataDir(dir).
+		Set("disable-gpu").Set("disable-quic").Set("no-first-run").
+		Set("disable-background-networking").Set("disable-component-update").Set("disable-sync")
+	closeBrowser = func() {
+		kill(l)
+		_ = os.RemoveAll(dir)
+	}
+	u, err := l.Launch()
+	if err != nil {
+		closeBrowser()
+		return nil, nil, fmt.Errorf("launch %s: %w", bin, err)
+	}
+	b = rod.New().ControlURL(u)
+	if err := b.Connect(); err != nil {
+		closeBrowser()
+		return nil, nil, fmt.Errorf("connect to %s: %w", bin, err)
+	}
+	return b, closeBrowser, nil
+}
+
+// kill ends the browser and its helper processes, and waits a second at
+// most for it to exit. rod's Launcher.Kill sleeps a second before it kills,
+// which would keep the server from exiting promptly when stdin closes.
+func kill(l *launcher.Launcher) {
+	if pid := l.PID(); pid > 0 {
+		_ = syscall.Kill(-pid, syscall.SIGKILL) // the launcher starts it in a process group of its own
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+	exited := make(chan struct{})
+	go func() { l.Cleanup(); close(exited) }() // Cleanup waits for the exit
+	select {
+	case <-exited:
+	case <-time.After(time.Second):
+	}
 }

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tabguard/tabguard"
+)
+
+const (
+	// loadTimeout bounds open_tab and navigate, which wait for the page's
+	// load event.
+	loadTimeout = 60 * time.Second
+	// defaultMaxBytes is get_tab_dom's window when max_bytes is not given:
+	// under what common clients keep inline (Claude Code moves text
+	// results over 50,000 characters into a file), with room for the JSON
+	// escapes of <, > and & on the wire.
+	defaultMaxBytes = 40000
+	// maxMaxBytes bounds max_bytes: a window's JSON stays far under the
+	// 10 MiB at which common stdio clients drop the connection.
+	maxMaxBytes = 1000000
+)
+
+// browserTools serves the tools over one rod browser, which one
+// tabguard.BrowserWatcher follows, with a tabguard.Watcher from it for each
+// tab a tool has touched.
+type browserTools struct {
+	bw *tabguard.BrowserWatcher
+
+	mu   sync.Mutex
+	tabs map[string]*tabguard.Watcher
+}
+
+// newServer returns an MCP server with the browser tools over b. opts
+// configures the tabs' watchers and may be nil; the server always stops a
+// runaway script (TerminateOnTimeout), so the tab answers the next call,
+// and opens only http and https URLs unless opts.URLs allows more. The
+// caller should call Close on the returned tools when finished.
+func newServer(b *rod.Browser, opts *tabguard.Options) (*mcp.Server, *browserTools, error) {
+	o := tabguard.Options{}
+	if opts != nil {
+		o = *opts
+	}
+	o.TerminateOnTimeout = true
+	if o.URLs == nil {
+		o.URLs = &tabguard.URLPolicy{}
+	}
+	bw, err := tabguard.WatchBrowser(b, &o)
+	if err != nil {
+		return nil, nil, err
+	}
+	t := &browserTools{bw: bw, tabs: map[string]*tabguard.Watcher{}}
+	s := mcp.NewServer(&mcp.Implementation{Name: "tabguard-browser", Version: "v0.2.0"}, nil)
+	add := func(name, description string) *mcp.Tool { return &mcp.Tool{Name: name, Description: description} }
+	mcp.AddTool(s, add("list_tabs", "List every tab of the browser with its URL and, when a call on it would fail, why and which tool fixes it. Asks no page, so it answers even when tabs hang."), t.listTabs)
+	mcp.AddTool(s, add("open_tab", "Open a tab at a URL and wait for it to load."), t.openTab)
+	mcp.AddTool(s, add("navigate", "Load a URL in a tab and wait for it to load. Recovers a tab whose load failed."), t.navigate)
+	mcp.AddTool(s, add("reload_tab", "Reload a tab and wait for it to load. Recovers a crashed tab."), t.reloadTab)
+	mcp.AddTool(s, add("close_tab", "Close a tab, whatever its state."), t.closeTab)
+	mcp.AddTool(s, add("handle_dialog", "Accept or dismiss the JavaScript dialog (alert, confirm, prompt, beforeunload) open in a tab."), t.handleDialog)
+	mcp.AddTool(s, add("get_tab_dom", "Read a tab's HTML, or its visible text, a window at a time: max_bytes (default 40000) from offset of one snapshot of the page; pass back snapshot and next_offset to read on. A CSS selector reads only the elements that match."), t.getTabDOM)
+	mcp.AddTool(s, add("eval_in_tab", "Run a JavaScript function in a tab and return its JSON result. A script still running at the deadline is stopped."), t.evalInTab)
+	return s, t, nil
+}
+
+// tab returns the watcher of tab id: one a tool opened, or a tab the browser
+// lists (a popup), which it then watches.
+func (t *browserTools) tab(ctx context.Context, id string) (*tabguard.Watcher, error) {
+	if id == "" {
+		return nil, errors.New("missing tab: pass a tab ID from open_tab or list_tabs")
+	}
+	t.mu.Lock()
+	w, ok := t.tabs[id]
+	t.mu.Unlock()
+	if ok {
+		return w, nil
+	}
+	for _, ti := range t.bw.Tabs() {
+		if string(ti.TargetID) == id {
+			w, err := t.bw.WatchTarget(ctx, ti.TargetID)
+			if err != nil {
+				return nil, err
+			}
+			return t.keep(w), nil
+		}
+	}
+	return nil, errors.New(errUnknownTab.Error() + " " + id + ": call list_tabs or open_tab")
+}
+
+// keep remembers w under its tab ID.
+func (t *browserTools) keep(w *tabguard.Watcher) *tabguard.Watcher {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if old, ok := t.tabs[string(w.TargetID())]; ok {
+		_ = w.Close()
+		return old
+	}
+	t.tabs[string(w.TargetID())] = w
+	return w
+}
+
+// Close stops watching. The tabs go with the browser.
+func (t *browserTools) Close() error { return t.bw.Close() }
+

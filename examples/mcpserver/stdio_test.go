@@ -1,0 +1,88 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// server builds the command once for the test and starts it over real
+// stdio, with a temporary folder of the test's own, where the browser's
+// profile folder goes.
+func server(t *testing.T) (*mcp.ClientSession, *exec.Cmd, string) {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "mcpserver")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "go build: %s", out)
+	tmp := t.TempDir()
+	cmd := exec.Command(bin, "-eval-timeout", "2s")
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	cmd.Stderr = os.Stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0.0.1"}, nil).
+		Connect(testContext(t, 30*time.Second), &mcp.CommandTransport{Command: cmd, TerminateDuration: 3 * time.Second}, nil)
+	require.NoError(t, err)
+	return cs, cmd, tmp
+}
+
+// profiles lists the browser profile folders left in tmp.
+func profiles(t *testing.T, tmp string) []string {
+	t.Helper()
+	left, err := filepath.Glob(filepath.Join(tmp, "tabguard-mcpserver-*"))
+	require.NoError(t, err)
+	return left
+}
+
+// Over real stdio, a client sees every tool, drives a tab, and the server
+// exits within 500 ms of stdin closing, leaving no profile folder behind.
+func TestStdio(t *testing.T) {
+	cs, cmd, tmp := server(t)
+	tools, err := cs.ListTools(testContext(t, 10*time.Second), nil)
+	require.NoError(t, err)
+	var names []string
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+	}
+	assert.ElementsMatch(t, []string{"list_tabs", "open_tab", "navigate", "reload_tab", "close_tab", "handle_dialog", "get_tab_dom", "eval_in_tab"}, names)
+	tab := openTab(t, cs, pages(t).URL)
+	var v EvalInTabOutput
+	ok(t, cs, "eval_in_tab", map[string]any{"tab": tab, "js": "() => document.title"}, &v)
+	assert.Equal(t, "ok", v.Value)
+	assert.Len(t, profiles(t, tmp), 1, "the browser's profile folder, while it runs")
+
+	start := time.Now()
+	require.NoError(t, cs.Close()) // closes stdin, waits for the exit
+	exited := time.Since(start)
+	t.Logf("exited %v after stdin closed", exited)
+	assert.Less(t, exited, 500*time.Millisecond)
+	assert.True(t, cmd.ProcessState.Success(), "exit status %v", cmd.ProcessState)
+	assert.Empty(t, profiles(t, tmp), "the profile folder is removed")
+}
+
+// SIGTERM and SIGINT stop the server cleanly: the browser is closed and its
+// profile folder removed.
+func TestStdioSignals(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cs, cmd, tmp := server(t)
+			openTab(t, cs, pages(t).URL)
+			require.NoError(t, cmd.Process.Signal(sig))
+			done := make(chan error, 1)
+			go func() { done <- cs.Wait() }()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatalf("still running 5s after %v", sig)
+			}
+			_ = cs.Close()
+			assert.Empty(t, profiles(t, tmp), "the profile folder is removed")
+		})
+	}
+}
