@@ -105,4 +105,3 @@ func (t *browserTools) keep(w *tabguard.Watcher) *tabguard.Watcher {
 
 // Close stops watching. The tabs go with the browser.
 func (t *browserTools) Close() error { return t.bw.Close() }
-
