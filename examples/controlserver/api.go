@@ -67,9 +67,55 @@ type CursorResponse struct {
 	Text string `json:"text,omitempty"`
 }
 
+// TabsResponse answers GET /browser/tabs: every tab of the browser, popups
+// too, from what the browser reported, without asking any page.
+type TabsResponse struct {
+	Tabs []TabInfo `json:"tabs"`
+}
+
+// TabInfo is one tab in GET /browser/tabs.
+type TabInfo struct {
+	Tab     string `json:"tab"`
+	URL     string `json:"url"`
+	Title   string `json:"title"`
+	Opener  string `json:"opener,omitempty"` // the tab that opened this one
+	Watched bool   `json:"watched"`          // the server opened or took over the tab
+	// Problem is why a call on the tab would be refused now, and the
+	// endpoint that fixes it; empty for a healthy tab.
+	Problem string `json:"problem,omitempty"`
+}
+
+// NavigateRequest is the body of POST /browser/navigate.
+type NavigateRequest struct {
+	Tab string `json:"tab"`
+	URL string `json:"url"`
+}
+
+// TabRequest is the body of POST /browser/reload and POST /browser/close.
+type TabRequest struct {
+	Tab string `json:"tab"`
+}
+
+// DialogRequest is the body of POST /browser/dialog: accept (OK) or
+// dismiss (Cancel) the tab's JavaScript dialog, typing PromptText into a
+// prompt that is accepted.
+type DialogRequest struct {
+	Tab        string `json:"tab"`
+	Accept     bool   `json:"accept"`
+	PromptText string `json:"prompt_text,omitempty"`
+}
+
+// TabResponse answers POST /browser/navigate, /browser/reload,
+// /browser/close and /browser/dialog with the tab and its URL now.
+type TabResponse struct {
+	Tab string `json:"tab"`
+	URL string `json:"url,omitempty"`
+}
+
 // ErrorResponse is the body of every 4xx and 5xx answer. Error is the real
-// reason, such as "tab renderer crashed (reason: crashed): reload the tab (Watcher.Reload)".
-// Tab names the tab a failed POST /browser/tabs still opened.
+// reason and the endpoint that fixes it, such as "tab renderer crashed
+// (reason: crashed): POST /browser/reload". Tab names the tab a failed
+// POST /browser/tabs still opened.
 type ErrorResponse struct {
 	Error string `json:"error"`
 	Tab   string `json:"tab,omitempty"`

@@ -16,10 +16,11 @@ import (
 // Go's http.Client has no timeout by default: a server that accepts and
 // never answers holds the caller forever. Every call here has a backstop.
 const (
-	// CallTimeout bounds every call but Open.
+	// CallTimeout bounds every call but the long ones.
 	CallTimeout = 60 * time.Second
-	// LoadCallTimeout bounds Open, the one long call: the server waits up
-	// to its DefaultLoadTimeout (240 s) for a slow page to load.
+	// LoadCallTimeout bounds the long calls, Open, Navigate and Reload:
+	// the server waits up to its DefaultLoadTimeout (240 s) for a slow
+	// page to load.
 	LoadCallTimeout = 300 * time.Second
 )
 
@@ -27,10 +28,12 @@ const (
 type Client struct {
 	// BaseURL is the server's root, such as "http://127.0.0.1:8090".
 	BaseURL string
-	// HTTP makes every call but Open; NewClient gives it CallTimeout.
+	// HTTP makes every call but the long ones; NewClient gives it CallTimeout.
 	HTTP *http.Client
-	// Long makes Open; NewClient gives it LoadCallTimeout.
+	// Long makes Open, Navigate and Reload; NewClient gives it LoadCallTimeout.
 	Long *http.Client
+	// Token, when set, is sent as "Authorization: Bearer <Token>".
+	Token string
 }
 
 // NewClient returns a client of the server at baseURL with the backstop
@@ -50,7 +53,7 @@ type APIError struct {
 	Tab     string // the tab a failed Open still opened, if any
 }
 
-// Error reads like "500: tab renderer crashed (reason: crashed): reload the tab (Watcher.Reload)".
+// Error reads like "500: tab renderer crashed (reason: crashed): POST /browser/reload".
 func (e *APIError) Error() string { return strconv.Itoa(e.Status) + ": " + e.Message }
 
 // Open opens a tab at pageURL and returns its ID. When the page fails to
@@ -63,6 +66,43 @@ func (c *Client) Open(ctx context.Context, pageURL string) (string, error) {
 		return ae.Tab, err
 	}
 	return out.Tab, err
+}
+
+// Tabs lists every tab of the browser, popups too, with the problem a call
+// on it would meet; the server asks no page for it.
+func (c *Client) Tabs(ctx context.Context) ([]TabInfo, error) {
+	var out TabsResponse
+	err := c.do(ctx, c.HTTP, http.MethodGet, "/browser/tabs", nil, &out)
+	return out.Tabs, err
+}
+
+// Navigate loads pageURL in the tab and waits for it to load; it recovers a
+// tab whose load failed, or that crashed.
+func (c *Client) Navigate(ctx context.Context, tab, pageURL string) (TabResponse, error) {
+	var out TabResponse
+	err := c.do(ctx, c.Long, http.MethodPost, "/browser/navigate", NavigateRequest{Tab: tab, URL: pageURL}, &out)
+	return out, err
+}
+
+// Reload reloads the tab and waits for it to load; it recovers a crashed tab.
+func (c *Client) Reload(ctx context.Context, tab string) (TabResponse, error) {
+	var out TabResponse
+	err := c.do(ctx, c.Long, http.MethodPost, "/browser/reload", TabRequest{Tab: tab}, &out)
+	return out, err
+}
+
+// CloseTab closes the tab, whatever its state.
+func (c *Client) CloseTab(ctx context.Context, tab string) error {
+	var out TabResponse
+	return c.do(ctx, c.HTTP, http.MethodPost, "/browser/close", TabRequest{Tab: tab}, &out)
+}
+
+// Dialog accepts or dismisses the tab's JavaScript dialog, typing
+// promptText into a prompt that is accepted.
+func (c *Client) Dialog(ctx context.Context, tab string, accept bool, promptText string) (TabResponse, error) {
+	var out TabResponse
+	err := c.do(ctx, c.HTTP, http.MethodPost, "/browser/dialog", DialogRequest{Tab: tab, Accept: accept, PromptText: promptText}, &out)
+	return out, err
 }
 
 // DOM returns the tab's HTML capped at maxBytes; 0 means the server's default.
@@ -114,6 +154,9 @@ func (c *Client) do(ctx context.Context, hc *http.Client, method, path string, i
 	}
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.Token)
 	}
 	resp, err := hc.Do(req)
 	if err != nil {

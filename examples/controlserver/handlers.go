@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -40,6 +39,14 @@ const underCursorJS = `(x, y) => {
 	return el ? {tag: el.tagName.toLowerCase(), text: (el.innerText || '').trim().slice(0, 80)} : {tag: ''};
 }`
 
+func (s *Server) handleTabs(w http.ResponseWriter, r *http.Request) {
+	out := TabsResponse{Tabs: []TabInfo{}}
+	for _, ti := range s.bw.Tabs() {
+		out.Tabs = append(out.Tabs, tabInfo(ti))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
 func (s *Server) handleOpen(w http.ResponseWriter, r *http.Request) {
 	var req OpenRequest
 	if err := decode(w, r, &req); err != nil {
@@ -54,10 +61,72 @@ func (s *Server) handleOpen(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, OpenResponse{Tab: id})
 }
 
+func (s *Server) handleNavigate(w http.ResponseWriter, r *http.Request) {
+	var req NavigateRequest
+	if err := decode(w, r, &req); err != nil {
+		writeError(w, err, "")
+		return
+	}
+	if req.URL == "" {
+		writeError(w, badRequest("missing url: pass the page to load"), "")
+		return
+	}
+	s.serveLoad(w, r, req.Tab, func(ctx context.Context, t *tabguard.Watcher) error { return t.Navigate(ctx, req.URL) })
+}
+
+func (s *Server) handleReload(w http.ResponseWriter, r *http.Request) {
+	var req TabRequest
+	if err := decode(w, r, &req); err != nil {
+		writeError(w, err, "")
+		return
+	}
+	s.serveLoad(w, r, req.Tab, func(ctx context.Context, t *tabguard.Watcher) error { return t.Reload(ctx) })
+}
+
+// serveLoad runs a navigation and answers once the page has loaded.
+func (s *Server) serveLoad(w http.ResponseWriter, r *http.Request, id string, nav func(context.Context, *tabguard.Watcher) error) {
+	t, err := s.load(r.Context(), id, nav)
+	if err != nil {
+		writeError(w, err, "")
+		return
+	}
+	writeJSON(w, http.StatusOK, TabResponse{Tab: id, URL: t.State().URL})
+}
+
+func (s *Server) handleClose(w http.ResponseWriter, r *http.Request) {
+	var req TabRequest
+	if err := decode(w, r, &req); err != nil {
+		writeError(w, err, "")
+		return
+	}
+	if err := s.closeTab(r.Context(), req.Tab); err != nil {
+		writeError(w, err, "")
+		return
+	}
+	writeJSON(w, http.StatusOK, TabResponse{Tab: req.Tab})
+}
+
+func (s *Server) handleDialog(w http.ResponseWriter, r *http.Request) {
+	var req DialogRequest
+	if err := decode(w, r, &req); err != nil {
+		writeError(w, err, "")
+		return
+	}
+	t, err := s.tab(r.Context(), req.Tab)
+	if err == nil {
+		err = t.HandleDialog(r.Context(), req.Accept, req.PromptText)
+	}
+	if err != nil {
+		writeError(w, err, "")
+		return
+	}
+	writeJSON(w, http.StatusOK, TabResponse{Tab: req.Tab, URL: t.State().URL})
+}
+
 // handleDOM serves GET /browser/dom?tab=ID&max_bytes=N; max_bytes defaults
 // to tabguard.DefaultMaxDOMBytes.
 func (s *Server) handleDOM(w http.ResponseWriter, r *http.Request) {
-	t, err := s.tab(r.URL.Query().Get("tab"))
+	t, err := s.tab(r.Context(), r.URL.Query().Get("tab"))
 	if err != nil {
 		writeError(w, err, "")
 		return
@@ -69,7 +138,7 @@ func (s *Server) handleDOM(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	d, err := t.w.DOM(r.Context(), maxBytes)
+	d, err := t.DOM(r.Context(), maxBytes)
 	if err != nil {
 		writeError(w, err, "")
 		return
@@ -78,7 +147,7 @@ func (s *Server) handleDOM(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleClickables(w http.ResponseWriter, r *http.Request) {
-	t, err := s.tab(r.URL.Query().Get("tab"))
+	t, err := s.tab(r.Context(), r.URL.Query().Get("tab"))
 	if err != nil {
 		writeError(w, err, "")
 		return
@@ -97,7 +166,7 @@ func (s *Server) handleScroll(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err, "")
 		return
 	}
-	t, err := s.tab(req.Tab)
+	t, err := s.tab(r.Context(), req.Tab)
 	if err != nil {
 		writeError(w, err, "")
 		return
@@ -119,13 +188,13 @@ func (s *Server) handleCursor(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err, "")
 		return
 	}
-	t, err := s.tab(req.Tab)
+	t, err := s.tab(r.Context(), req.Tab)
 	if err != nil {
 		writeError(w, err, "")
 		return
 	}
 	move := proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMouseMoved, X: req.X, Y: req.Y}
-	if err := t.w.Do(r.Context(), func(p *rod.Page) error { return move.Call(p) }); err != nil {
+	if err := t.Do(r.Context(), func(p *rod.Page) error { return move.Call(p) }); err != nil {
 		writeError(w, err, "")
 		return
 	}
@@ -138,8 +207,8 @@ func (s *Server) handleCursor(w http.ResponseWriter, r *http.Request) {
 }
 
 // evalInto runs js on the tab through its watcher and decodes the result.
-func evalInto(ctx context.Context, t *tab, out any, js string, args ...any) error {
-	res, err := t.w.Eval(ctx, js, args...)
+func evalInto(ctx context.Context, t *tabguard.Watcher, out any, js string, args ...any) error {
+	res, err := t.Eval(ctx, js, args...)
 	if err != nil {
 		return err
 	}
@@ -159,14 +228,12 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	return nil
 }
 
-// writeError answers with err's real text: 400 for bad input, else 500.
+// writeError answers with err's real reason and the endpoint that fixes
+// it: 400 for bad input, 403 for a URL the policy refuses, 500 for a tab
+// that cannot answer.
 func writeError(w http.ResponseWriter, err error, tab string) {
-	status := http.StatusInternalServerError
-	var bad *badRequestError
-	if errors.As(err, &bad) || errors.Is(err, errUnknownTab) || errors.Is(err, tabguard.ErrInvalidArgument) {
-		status = http.StatusBadRequest
-	}
-	writeJSON(w, status, ErrorResponse{Error: err.Error(), Tab: tab})
+	status, msg := apiError(err)
+	writeJSON(w, status, ErrorResponse{Error: msg, Tab: tab})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -52,15 +52,25 @@ func setup(t *testing.T, evalTimeout time.Duration) (*Server, *Client) {
 // setupLoad is setup with a load timeout.
 func setupLoad(t *testing.T, evalTimeout, loadTimeout time.Duration) (*Server, *Client) {
 	t.Helper()
-	s, err := NewServer(testbrowser.Shared(t).Browser, &tabguard.Options{EvalTimeout: evalTimeout}, loadTimeout)
+	return serve(t, &tabguard.Options{EvalTimeout: evalTimeout}, loadTimeout, "")
+}
+
+// serve starts a control server over the shared browser, behind Guard with
+// token on 127.0.0.1, and a client of it. Calls get 20 s at most.
+func serve(t *testing.T, opts *tabguard.Options, loadTimeout time.Duration, token string) (*Server, *Client) {
+	t.Helper()
+	s, err := NewServer(testbrowser.Shared(t).Browser, opts, loadTimeout)
 	require.NoError(t, err)
-	hs := httptest.NewServer(s.Handler())
+	hs := httptest.NewUnstartedServer(nil)
+	hs.Config.Handler = Guard(hs.Listener.Addr().String(), token, s.Handler())
+	hs.Start()
 	t.Cleanup(func() {
 		hs.Close()
 		require.NoError(t, s.Close())
 	})
 	c := NewClient(hs.URL)
 	c.HTTP.Timeout, c.Long.Timeout = 20*time.Second, 20*time.Second
+	c.Token = token
 	return s, c
 }
 
@@ -72,20 +82,23 @@ func open(t *testing.T, c *Client, url string) string {
 	return id
 }
 
-// crash kills the renderer of the server's tab and waits until its watcher
-// refuses evals with the crash reason. Page.crash gets no reply, so it runs under a short context.
+// crash kills the renderer of the server's tab, through a rod page of its
+// own, and waits until the tab's watcher refuses calls with the crash
+// reason. Page.crash gets no reply, so it runs under a short context.
 func crash(t *testing.T, s *Server, id string) {
 	t.Helper()
-	tb, err := s.tab(id)
+	page, err := testbrowser.Shared(t).PageFromTarget(proto.TargetTargetID(id))
 	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	_ = proto.PageCrash{}.Call(tb.page.Context(ctx)) // no reply is the expected outcome
+	_ = proto.PageCrash{}.Call(page.Context(ctx)) // no reply is the expected outcome
+	w, err := s.tab(testbrowser.Context(t, 5*time.Second), id)
+	require.NoError(t, err)
 	// Inspector.targetCrashed and Target.targetCrashed arrive a few ms
 	// apart, and only the second one carries the reason: wait for both.
 	eventually(t, "the crash", func() bool {
-		return errors.Is(tb.w.Blocked(testbrowser.Context(t, time.Second)), tabguard.ErrTabCrashed) &&
-			tb.w.State().CrashReason != ""
+		return errors.Is(w.Blocked(testbrowser.Context(t, time.Second)), tabguard.ErrTabCrashed) &&
+			w.State().CrashReason != ""
 	})
 }
 

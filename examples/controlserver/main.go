@@ -1,17 +1,30 @@
 // Command controlserver is an HTTP control server over one headless
 // Chromium, with every tab call made deadline-safe by tabguard:
 //
-//	go run ./examples/controlserver -addr 127.0.0.1:8090
+//	go run ./examples/controlserver -addr 127.0.0.1:8090 [-token SECRET] [-allow-schemes file,data]
 //
-//	curl -d '{"url":"http://127.0.0.1:8000/"}' 127.0.0.1:8090/browser/tabs
+//	curl -H 'Content-Type: application/json' -d '{"url":"http://127.0.0.1:8000/"}' 127.0.0.1:8090/browser/tabs
+//	curl 127.0.0.1:8090/browser/tabs
 //	curl '127.0.0.1:8090/browser/dom?tab=ID&max_bytes=2048'
 //	curl '127.0.0.1:8090/browser/clickables?tab=ID'
-//	curl -d '{"tab":"ID","dy":600}' 127.0.0.1:8090/browser/scroll
-//	curl -d '{"tab":"ID","x":100,"y":200}' 127.0.0.1:8090/browser/cursor
+//	curl -H 'Content-Type: application/json' -d '{"tab":"ID","dy":600}' 127.0.0.1:8090/browser/scroll
+//	curl -H 'Content-Type: application/json' -d '{"tab":"ID","x":100,"y":200}' 127.0.0.1:8090/browser/cursor
+//	curl -H 'Content-Type: application/json' -d '{"tab":"ID","url":"http://127.0.0.1:8000/next"}' 127.0.0.1:8090/browser/navigate
+//	curl -H 'Content-Type: application/json' -d '{"tab":"ID"}' 127.0.0.1:8090/browser/reload
+//	curl -H 'Content-Type: application/json' -d '{"tab":"ID","accept":true,"prompt_text":"hi"}' 127.0.0.1:8090/browser/dialog
+//	curl -H 'Content-Type: application/json' -d '{"tab":"ID"}' 127.0.0.1:8090/browser/close
 //
-// A tab that cannot answer gets a 500 whose JSON body is the real reason,
-// such as {"error": "tab renderer crashed (reason: crashed): reload the tab (Watcher.Reload)"};
-// bad input gets a 400. Client in client.go calls it with timeouts set.
+// With -token (or TABGUARD_TOKEN) set, add -H 'Authorization: Bearer SECRET'.
+//
+// A tab that cannot answer gets a 500 whose JSON body is the real reason
+// and the endpoint that fixes it, such as
+// {"error": "tab renderer crashed (reason: crashed): POST /browser/reload"};
+// bad input gets a 400. Any web page the user opens can send requests to
+// 127.0.0.1, so the server answers only calls addressed to it by name
+// (Host), from no foreign page (Origin), with a JSON Content-Type and, when
+// set, the token; it opens only http and https URLs and never the cloud
+// metadata hosts unless the flags say otherwise. Client in client.go calls
+// it with timeouts set.
 package main
 
 import (
@@ -20,9 +33,12 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/go-rod/rod"
@@ -30,16 +46,46 @@ import (
 	"github.com/tabguard/tabguard"
 )
 
+// config is what the flags say.
+type config struct {
+	addr                      string
+	evalTimeout               time.Duration
+	token                     string
+	schemes, allowed, blocked string
+}
+
 func main() {
-	addr := flag.String("addr", "127.0.0.1:8090", "listen address")
-	evalTimeout := flag.Duration("eval-timeout", tabguard.DefaultEvalTimeout, "deadline of each tab call")
+	var cfg config
+	flag.StringVar(&cfg.addr, "addr", "127.0.0.1:8090", "listen address")
+	flag.DurationVar(&cfg.evalTimeout, "eval-timeout", tabguard.DefaultEvalTimeout, "deadline of each tab call")
+	flag.StringVar(&cfg.token, "token", "", "bearer token every request must carry (default $TABGUARD_TOKEN)")
+	flag.StringVar(&cfg.schemes, "allow-schemes", "", "comma-separated URL schemes to open besides http and https, such as file,data")
+	flag.StringVar(&cfg.allowed, "allowed-origins", "", "semicolon-separated origins or hosts the server may open (*.example.com for a domain); empty allows all")
+	flag.StringVar(&cfg.blocked, "blocked-origins", strings.Join(defaultBlocked, ";"), "semicolon-separated origins or hosts the server never opens")
 	flag.Parse()
-	if err := run(*addr, *evalTimeout); err != nil {
+	if cfg.token == "" {
+		cfg.token = os.Getenv("TABGUARD_TOKEN")
+	}
+	if err := run(cfg); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(addr string, evalTimeout time.Duration) error {
+// policy is the URL policy the flags set.
+func (c config) policy() *tabguard.URLPolicy {
+	split := func(s, sep string) []string {
+		var out []string
+		for _, f := range strings.Split(s, sep) {
+			if f = strings.TrimSpace(f); f != "" {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	return &tabguard.URLPolicy{Schemes: split(c.schemes, ","), AllowedOrigins: split(c.allowed, ";"), BlockedOrigins: split(c.blocked, ";")}
+}
+
+func run(cfg config) error {
 	bin, ok := launcher.LookPath()
 	if !ok {
 		return errors.New("no Chromium found: install the chromium package")
@@ -59,7 +105,7 @@ func run(addr string, evalTimeout time.Duration) error {
 	}
 	defer b.Close()
 
-	s, err := NewServer(b, &tabguard.Options{EvalTimeout: evalTimeout}, 0)
+	s, err := NewServer(b, &tabguard.Options{EvalTimeout: cfg.evalTimeout, URLs: cfg.policy()}, 0)
 	if err != nil {
 		return err
 	}
@@ -68,22 +114,29 @@ func run(addr string, evalTimeout time.Duration) error {
 			log.Print(err)
 		}
 	}()
-	srv := &http.Server{
-		Addr:              addr,
-		Handler:           s.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		WriteTimeout:      openTimeout + DefaultLoadTimeout + 10*time.Second, // the longest handler, plus a margin
+	// Listen first: the Host allow-list needs the port, which ":0" picks.
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	srv := &http.Server{
+		Handler:           Guard(ln.Addr().String(), cfg.token, s.Handler()),
+		ReadHeaderTimeout: 10 * time.Second,
+		WriteTimeout:      DefaultLoadTimeout + 10*time.Second, // the longest handler, plus a margin
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		_ = srv.Shutdown(sctx) // ListenAndServe returns ErrServerClosed either way
+		_ = srv.Shutdown(sctx) // Serve returns ErrServerClosed either way
 	}()
-	log.Printf("control server on http://%s", addr)
-	if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
+	if cfg.token == "" {
+		log.Print("no -token set: any program on this machine can drive the browser")
+	}
+	log.Printf("control server on http://%s", ln.Addr())
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil

@@ -9,20 +9,18 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/proto"
 	"github.com/tabguard/tabguard"
 )
 
-// DefaultLoadTimeout bounds the page load of POST /browser/tabs. With
-// openTimeout it stays below the client's 300 s LoadCallTimeout, so the
-// server's reason arrives before the client gives up.
+// DefaultLoadTimeout bounds the page load of POST /browser/tabs,
+// /browser/navigate and /browser/reload, opening the tab included. It stays
+// below the client's 300 s LoadCallTimeout, so the server's reason arrives
+// before the client gives up.
 const DefaultLoadTimeout = 240 * time.Second
 
-// openTimeout bounds opening the blank tab that POST /browser/tabs loads into.
-const openTimeout = 10 * time.Second
-
-// errUnknownTab is the 400 answer for a tab ID the server does not know.
-var errUnknownTab = errors.New("unknown tab")
+// defaultBlocked are the origins the server never opens unless told
+// otherwise: the cloud metadata services.
+var defaultBlocked = []string{"169.254.169.254", "metadata.google.internal"}
 
 // badRequestError is a 400 answer: the caller must change the request.
 type badRequestError struct{ msg string }
@@ -34,42 +32,54 @@ func badRequest(format string, args ...any) error {
 }
 
 // Server is an HTTP control server over one rod browser. One
-// [tabguard.BrowserWatcher] follows the browser; every tab the server opens
-// gets a [tabguard.Watcher] from it, and every handler goes through that, so
-// each answer comes in time and a dead tab answers with its real reason.
-// The caller should call Close when finished.
+// [tabguard.BrowserWatcher] follows the browser and gives each tab a call
+// touches a [tabguard.Watcher]; every handler goes through that, so each
+// answer comes in time and a dead tab answers with its real reason.
+// Handler serves the routes alone; Guard puts them behind the checks a
+// server on a user's machine needs. The caller should call Close when
+// finished.
 type Server struct {
-	browser     *rod.Browser
 	bw          *tabguard.BrowserWatcher
 	loadTimeout time.Duration
 
 	mu   sync.Mutex
-	tabs map[string]*tab // by target ID
-}
-
-// tab is one open tab and the watcher every call on it goes through.
-type tab struct {
-	page *rod.Page
-	w    *tabguard.Watcher
+	tabs map[string]*tabguard.Watcher // by target ID
 }
 
 // NewServer returns a server over b. opts configures each tab's watcher and
-// may be nil; loadTimeout <= 0 means DefaultLoadTimeout.
+// may be nil; loadTimeout <= 0 means DefaultLoadTimeout. The server always
+// stops a runaway script at the deadline (TerminateOnTimeout), so the tab
+// answers the next call, and opens only http and https URLs, never the
+// cloud metadata hosts, unless opts.URLs says otherwise.
 func NewServer(b *rod.Browser, opts *tabguard.Options, loadTimeout time.Duration) (*Server, error) {
 	if loadTimeout <= 0 {
 		loadTimeout = DefaultLoadTimeout
 	}
-	bw, err := tabguard.WatchBrowser(b, opts)
+	o := tabguard.Options{}
+	if opts != nil {
+		o = *opts
+	}
+	o.TerminateOnTimeout = true
+	if o.URLs == nil {
+		o.URLs = &tabguard.URLPolicy{BlockedOrigins: defaultBlocked}
+	}
+	bw, err := tabguard.WatchBrowser(b, &o)
 	if err != nil {
 		return nil, err
 	}
-	return &Server{browser: b, bw: bw, loadTimeout: loadTimeout, tabs: map[string]*tab{}}, nil
+	return &Server{bw: bw, loadTimeout: loadTimeout, tabs: map[string]*tabguard.Watcher{}}, nil
 }
 
-// Handler returns the server's routes.
+// Handler returns the server's routes, with no checks in front: serve
+// Guard(addr, token, s.Handler()) to anything but a test.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
+	mux.HandleFunc("GET /browser/tabs", s.handleTabs)
 	mux.HandleFunc("POST /browser/tabs", s.handleOpen)
+	mux.HandleFunc("POST /browser/navigate", s.handleNavigate)
+	mux.HandleFunc("POST /browser/reload", s.handleReload)
+	mux.HandleFunc("POST /browser/close", s.handleClose)
+	mux.HandleFunc("POST /browser/dialog", s.handleDialog)
 	mux.HandleFunc("GET /browser/dom", s.handleDOM)
 	mux.HandleFunc("GET /browser/clickables", s.handleClickables)
 	mux.HandleFunc("POST /browser/scroll", s.handleScroll)
@@ -77,83 +87,125 @@ func (s *Server) Handler() http.Handler {
 	return mux
 }
 
-// Open opens a tab, starts its watcher and navigates it to url, waiting at
-// most the load timeout for the page's load event. When the load fails, the
-// tab stays open (its watcher now refuses evals with the reason) and Open
-// returns its ID with the error.
+// Open opens a tab at url and waits for the page's load event, all within
+// the load timeout. When the load fails, the tab stays open (its watcher
+// refuses calls with the reason) and Open returns its ID with a *loadError.
+// A URL the policy refuses opens nothing.
 func (s *Server) Open(ctx context.Context, url string) (string, error) {
 	if url == "" {
 		return "", badRequest("missing url: pass the page to open, such as http://127.0.0.1:8080/")
 	}
-	octx, cancel := context.WithTimeout(ctx, openTimeout)
-	defer cancel()
-	target, err := proto.TargetCreateTarget{URL: "about:blank"}.Call(s.browser.Context(octx))
-	if err != nil {
-		return "", fmt.Errorf("open tab: %w", err)
-	}
-	// Attach with the browser's own context: rod ties the page's session to
-	// it, and ends it when the tab closes, not when this request ends.
-	page, err := s.browser.PageFromTarget(target.TargetID)
-	if err != nil {
-		return "", fmt.Errorf("attach to tab: %w", err)
-	}
-	w, err := s.bw.Watch(page)
-	if err != nil {
-		return "", errors.Join(fmt.Errorf("watch tab: %w", err), s.closeTarget(target.TargetID))
-	}
-	id := string(target.TargetID)
-	s.mu.Lock()
-	s.tabs[id] = &tab{page: page, w: w}
-	s.mu.Unlock()
-
 	lctx, cancel := context.WithTimeout(ctx, s.loadTimeout)
 	defer cancel()
-	err = w.Navigate(lctx, url)
+	w, err := s.bw.Open(lctx, url)
+	if w == nil {
+		return "", err
+	}
+	w = s.keep(w)
 	if err == nil {
-		_, err = w.Wait(lctx, func(s tabguard.TabState) bool { return s.Loaded })
+		err = loaded(lctx, w)
 	}
 	if err != nil {
+		le := &loadError{url: url, err: err}
 		if errors.Is(lctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
-			return id, fmt.Errorf("load %s: not loaded within %v: %w", url, s.loadTimeout, err)
+			le.within = s.loadTimeout
 		}
-		return id, fmt.Errorf("load %s: %w", url, err)
+		return string(w.TargetID()), le
 	}
-	return id, nil
+	return string(w.TargetID()), nil
 }
 
-// tab returns the open tab with the given ID, or a 400 error.
-func (s *Server) tab(id string) (*tab, error) {
+// load runs a navigation on tab id (Navigate or Reload) and waits for the
+// page's load event, within the load timeout.
+func (s *Server) load(ctx context.Context, id string, nav func(context.Context, *tabguard.Watcher) error) (*tabguard.Watcher, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.loadTimeout)
+	defer cancel()
+	w, err := s.tab(ctx, id)
+	if err == nil {
+		err = nav(ctx, w)
+	}
+	if err == nil {
+		err = loaded(ctx, w)
+	}
+	return w, err
+}
+
+// loaded waits for the page's load event, or the refusal that prevents it.
+func loaded(ctx context.Context, w *tabguard.Watcher) error {
+	_, err := w.Wait(ctx, func(s tabguard.TabState) bool { return s.Loaded })
+	return err
+}
+
+// tab returns the watcher of tab id: one the server opened, or a tab the
+// browser lists (a popup), which it then watches.
+func (s *Server) tab(ctx context.Context, id string) (*tabguard.Watcher, error) {
 	if id == "" {
-		return nil, badRequest("missing tab: pass the ID that POST /browser/tabs returned")
+		return nil, badRequest("missing tab: pass an ID from POST /browser/tabs or GET /browser/tabs")
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, ok := s.tabs[id]
-	if !ok {
-		return nil, fmt.Errorf("%w %q: open one with POST /browser/tabs", errUnknownTab, id)
+	w, ok := s.tabs[id]
+	s.mu.Unlock()
+	if ok {
+		return w, nil
 	}
-	return t, nil
+	for _, ti := range s.bw.Tabs() {
+		if string(ti.TargetID) == id {
+			w, err := s.bw.WatchTarget(ctx, ti.TargetID)
+			if err != nil {
+				return nil, err
+			}
+			return s.keep(w), nil
+		}
+	}
+	return nil, fmt.Errorf("%w %q: list tabs with GET /browser/tabs or open one with POST /browser/tabs", errUnknownTab, id)
 }
 
-// Close stops watching, and closes the tabs the server opened.
+// keep remembers w under its tab ID, unless a watcher of that tab is kept
+// already: then w closes, and keep returns the other.
+func (s *Server) keep(w *tabguard.Watcher) *tabguard.Watcher {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if old, ok := s.tabs[string(w.TargetID())]; ok {
+		_ = w.Close()
+		return old
+	}
+	s.tabs[string(w.TargetID())] = w
+	return w
+}
+
+// closeTab closes tab id from the browser side, whatever its state, and
+// forgets it.
+func (s *Server) closeTab(ctx context.Context, id string) error {
+	w, err := s.tab(ctx, id)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	delete(s.tabs, id)
+	s.mu.Unlock()
+	return w.CloseTab(ctx)
+}
+
+// Close stops watching, and closes the tabs the server opened or took over.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	tabs := s.tabs
-	s.tabs = map[string]*tab{}
+	s.tabs = map[string]*tabguard.Watcher{}
 	s.mu.Unlock()
-	errs := []error{s.bw.Close()}
-	for _, t := range tabs {
-		errs = append(errs, s.closeTarget(t.page.TargetID))
+	var errs []error
+	for _, w := range tabs {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		errs = append(errs, w.CloseTab(ctx))
+		cancel()
 	}
-	return errors.Join(errs...)
+	return errors.Join(append(errs, s.bw.Close())...)
 }
 
-// closeTarget closes a tab within 5 s.
-func (s *Server) closeTarget(id proto.TargetTargetID) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if _, err := (proto.TargetCloseTarget{TargetID: id}).Call(s.browser.Context(ctx)); err != nil {
-		return fmt.Errorf("close tab %s: %w", id, err)
+// tabInfo is what GET /browser/tabs says of one tab.
+func tabInfo(ti tabguard.TabInfo) TabInfo {
+	info := TabInfo{Tab: string(ti.TargetID), URL: ti.URL, Title: ti.Title, Opener: string(ti.OpenerID), Watched: ti.Watched}
+	if ti.Refusal != nil {
+		_, info.Problem = apiError(ti.Refusal)
 	}
-	return nil
+	return info
 }

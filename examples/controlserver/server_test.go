@@ -49,7 +49,7 @@ func TestServerBadInput(t *testing.T) {
 	ctx := testbrowser.Context(t, 30*time.Second)
 
 	_, err := c.DOM(ctx, "no-such-tab", 0)
-	requireAPIError(t, err, http.StatusBadRequest, `unknown tab "no-such-tab": open one with POST /browser/tabs`)
+	requireAPIError(t, err, http.StatusBadRequest, `unknown tab "no-such-tab": list tabs with GET /browser/tabs or open one with POST /browser/tabs`)
 	_, err = c.Clickables(ctx, "")
 	requireAPIError(t, err, http.StatusBadRequest, "missing tab")
 	_, err = c.DOM(ctx, id, -5)
@@ -74,7 +74,7 @@ func TestServerCrashedTab(t *testing.T) {
 	crash(t, s, id)
 	ctx := testbrowser.Context(t, 30*time.Second)
 
-	const want = "tab renderer crashed (reason: crashed): reload the tab (Watcher.Reload)"
+	const want = "tab renderer crashed (reason: crashed): POST /browser/reload"
 	start := time.Now()
 	_, err := c.DOM(ctx, id, 0)
 	requireAPIError(t, err, http.StatusInternalServerError, want)
@@ -99,9 +99,11 @@ func TestServerEvalTimeout(t *testing.T) {
 	start := time.Now()
 	_, err := c.DOM(testbrowser.Context(t, 30*time.Second), id, 0)
 	requireAPIError(t, err, http.StatusInternalServerError,
-		"eval timed out after 500ms (busy running script on committed page "+fx.URL+"/busy: "+
-			"set Options.TerminateOnTimeout or call Runtime.terminateExecution to stop it)")
+		"eval timed out after 500ms (busy running script on committed page "+fx.URL+"/busy: script terminated, the tab answers again)")
 	assert.Less(t, time.Since(start), 2*time.Second)
+	// The server stops a runaway script, so the tab answers at once.
+	_, err = c.DOM(testbrowser.Context(t, 30*time.Second), id, 0)
+	require.NoError(t, err)
 }
 
 func TestServerDeadURL(t *testing.T) {
@@ -110,7 +112,7 @@ func TestServerDeadURL(t *testing.T) {
 	ctx := testbrowser.Context(t, 30*time.Second)
 
 	id, err := c.Open(ctx, url)
-	want := "tab has no document: net::ERR_CONNECTION_REFUSED loading " + url + ": navigate again (Watcher.Navigate)"
+	want := "tab has no document: net::ERR_CONNECTION_REFUSED loading " + url + ": POST /browser/navigate, or POST /browser/reload to try the same URL"
 	requireAPIError(t, err, http.StatusInternalServerError, "load "+url+": "+want)
 	require.NotEmpty(t, id, "a failed open still names its tab")
 

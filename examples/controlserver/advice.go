@@ -1,0 +1,77 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/tabguard/tabguard"
+)
+
+// errUnknownTab is the 400 answer for a tab ID the server does not know.
+var errUnknownTab = errors.New("unknown tab")
+
+// apiError words err for a caller of this server: the problem, short, and
+// the endpoint that fixes it, with its HTTP status. The library's own
+// advice names its Go calls, which an HTTP caller does not have.
+func apiError(err error) (int, string) {
+	var (
+		be   *tabguard.BlockedError
+		bad  *badRequestError
+		load *loadError
+	)
+	switch {
+	case errors.As(err, &load):
+		status, msg := apiError(load.err)
+		return status, load.prefix() + msg
+	case errors.As(err, &bad), errors.Is(err, errUnknownTab), errors.Is(err, tabguard.ErrInvalidArgument):
+		return http.StatusBadRequest, err.Error()
+	case errors.Is(err, tabguard.ErrURLBlocked):
+		return http.StatusForbidden, err.Error() + ": the server does not open it (see -allow-schemes, -allowed-origins, -blocked-origins)"
+	case errors.Is(err, tabguard.ErrNoDialog):
+		return http.StatusConflict, "no JavaScript dialog is open: nothing to handle"
+	case errors.As(err, &be):
+		return http.StatusInternalServerError, be.Problem() + ": " + advice(be.Reason)
+	}
+	return http.StatusInternalServerError, err.Error()
+}
+
+// loadError is a failed page load of POST /browser/tabs: the tab is open,
+// and the error says which URL did not load.
+type loadError struct {
+	url    string
+	within time.Duration // the load timeout, when that is what ended the load
+	err    error
+}
+
+func (e *loadError) prefix() string {
+	if e.within > 0 {
+		return fmt.Sprintf("load %s: not loaded within %v: ", e.url, e.within)
+	}
+	return "load " + e.url + ": "
+}
+
+func (e *loadError) Error() string { return e.prefix() + e.err.Error() }
+func (e *loadError) Unwrap() error { return e.err }
+
+// advice names the endpoint that ends a refusal.
+func advice(reason error) string {
+	switch reason {
+	case tabguard.ErrTabCrashed:
+		return "POST /browser/reload"
+	case tabguard.ErrNoDocument:
+		return "POST /browser/navigate, or POST /browser/reload to try the same URL"
+	case tabguard.ErrDialogOpen:
+		return "POST /browser/dialog"
+	case tabguard.ErrTabClosed, tabguard.ErrTabDiscarded:
+		return "open a new tab with POST /browser/tabs"
+	case tabguard.ErrBrowserGone:
+		return "the server has lost its browser: restart it"
+	case tabguard.ErrPaused:
+		return "a debugger paused the page: resume it there"
+	case tabguard.ErrNavigated, tabguard.ErrTerminated:
+		return "retry the call"
+	}
+	return "GET /browser/tabs"
+}
