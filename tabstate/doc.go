@@ -18,6 +18,12 @@
 //		return err // e.g. "tab renderer crashed (reason: oom): reload the tab (Watcher.Reload)"
 //	}
 //
+// [PhaseOf] folds a State into one [Phase] (Loading, Committed, Loaded,
+// NoDocument, DialogOpen, Paused, Crashed, Closed, Discarded, BrowserGone),
+// in the order Blocked checks them. [Transitions] is the machine's own
+// table of how each [Kind] of event moves a tab between phases; the tests
+// hold Tab.Apply to it, and [Diagram] draws it for the README.
+//
 // A Tab is not safe for concurrent use: its owner applies events and reads
 // the state under its own lock.
 package tabstate

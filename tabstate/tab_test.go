@@ -22,14 +22,19 @@ func loaded() []tabstate.Event {
 	}
 }
 
-func TestTab(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name   string
-		events []tabstate.Event
-		want   tabstate.State
-		reason error // the refusal, nil when evals may go
-	}{
+// tabCase is an event sequence applied to a Tab{MainFrame: frame} and the
+// State it ends in.
+type tabCase struct {
+	name   string
+	events []tabstate.Event
+	want   tabstate.State
+	reason error // the refusal, nil when evals may go
+}
+
+// tabCases are the sequences of TestTab; the transition tests build their
+// event sequences from the same events.
+func tabCases() []tabCase {
+	return []tabCase{
 		{
 			name:   "first load",
 			events: loaded()[:1],
@@ -128,7 +133,11 @@ func TestTab(t *testing.T) {
 			reason: tabstate.ErrBrowserGone,
 		},
 	}
-	for _, tt := range tests {
+}
+
+func TestTab(t *testing.T) {
+	t.Parallel()
+	for _, tt := range tabCases() {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			tab := tabstate.Tab{MainFrame: frame}
