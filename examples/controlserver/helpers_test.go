@@ -7,9 +7,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard"
@@ -17,8 +19,10 @@ import (
 )
 
 // fixtures serves the test pages from 127.0.0.1: "/" has a button and 600
-// links on a tall page; "/busy" runs a 3 s loop shortly after it loads;
-// "/stall" never answers, until the browser gives up on it.
+// links on a tall page; "/hello" is small, titled "hello"; "/count" counts its loads; "/busy" runs a
+// 3 s loop shortly after it loads; "/alert" opens an alert 200 ms after it
+// loads, and "/prompt" a prompt whose answer becomes its title; "/stall"
+// never answers, until the browser gives up on it.
 func fixtures(t *testing.T) *httptest.Server {
 	t.Helper()
 	mux := http.NewServeMux()
@@ -30,6 +34,20 @@ func fixtures(t *testing.T) *httptest.Server {
 		}
 		fmt.Fprint(w, `</body></html>`)
 	})
+	page := func(html string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, html)
+		}
+	}
+	var loads atomic.Int32
+	mux.HandleFunc("/count", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, "<p>load %d</p>", loads.Add(1))
+	})
+	mux.HandleFunc("/hello", page(`<title>hello</title><p>héllo</p>`))
+	mux.HandleFunc("/alert", page(`<title>alert</title><script>addEventListener("load", () => setTimeout(() => alert("stop"), 200))</script>`))
+	mux.HandleFunc("/prompt", page(`<title>before</title><script>addEventListener("load", () => setTimeout(() => { document.title = prompt("your name?") }, 200))</script>`))
 	mux.HandleFunc("/busy", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, `<p>busy</p><script>setTimeout(() => { const end = Date.now() + 3000; while (Date.now() < end) {} }, 50)</script>`)
@@ -87,8 +105,7 @@ func open(t *testing.T, c *Client, url string) string {
 // reason. Page.crash gets no reply, so it runs under a short context.
 func crash(t *testing.T, s *Server, id string) {
 	t.Helper()
-	page, err := testbrowser.Shared(t).PageFromTarget(proto.TargetTargetID(id))
-	require.NoError(t, err)
+	page := rodPage(t, id)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	_ = proto.PageCrash{}.Call(page.Context(ctx)) // no reply is the expected outcome
@@ -100,6 +117,42 @@ func crash(t *testing.T, s *Server, id string) {
 		return errors.Is(w.Blocked(testbrowser.Context(t, time.Second)), tabguard.ErrTabCrashed) &&
 			w.State().CrashReason != ""
 	})
+}
+
+// rodPage attaches a rod page of the test's own to tab id, as another
+// client of the browser would.
+func rodPage(t *testing.T, id string) *rod.Page {
+	t.Helper()
+	page, err := testbrowser.Shared(t).PageFromTarget(proto.TargetTargetID(id))
+	require.NoError(t, err)
+	return page
+}
+
+// targets lists the IDs of the browser's page targets, asking the browser.
+func targets(t *testing.T) []string {
+	t.Helper()
+	res, err := proto.TargetGetTargets{}.Call(testbrowser.Shared(t).Context(testbrowser.Context(t, 5*time.Second)))
+	require.NoError(t, err)
+	var ids []string
+	for _, ti := range res.TargetInfos {
+		if ti.Type == proto.TargetTargetInfoTypePage {
+			ids = append(ids, string(ti.TargetID))
+		}
+	}
+	return ids
+}
+
+// listed returns tab id as GET /browser/tabs lists it.
+func listed(t *testing.T, c *Client, id string) (TabInfo, bool) {
+	t.Helper()
+	tabs, err := c.Tabs(testbrowser.Context(t, 10*time.Second))
+	require.NoError(t, err)
+	for _, ti := range tabs {
+		if ti.Tab == id {
+			return ti, true
+		}
+	}
+	return TabInfo{}, false
 }
 
 // eventually polls cond every 20 ms until it holds or 5 s pass.
