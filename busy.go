@@ -101,9 +101,12 @@ func (w *Watcher) timedOut(c *busyCheck) string {
 	case c.health == frozen:
 		return "page " + s.URL + " answers, but the eval's promise never settled; the page is frozen, so it runs no " +
 			"timers: resume it with Page.setWebLifecycleState active (proto.PageSetWebLifecycleState)"
-	case c.health == silent:
+	case c.health == silent && (!w.terminate || w.terminateScript() != nil):
 		return "the browser answers nothing at all, not even Browser.getVersion: the connection may have gone silent, " +
 			"as behind a proxy that stopped forwarding; set Options.Heartbeat to notice that and fail at once"
+	case c.health == silent:
+		// The terminate answered: the connection lives, a script was busy.
+		return "busy running script on committed page " + s.URL + ": script terminated, the tab answers again"
 	case c.health == hung:
 		return "renderer of page " + s.URL + " answers nothing, not even an interrupt: a JavaScript dialog " +
 			"opened before Watch (Watcher.HandleDialog closes it), or the renderer hangs outside JavaScript " +
@@ -189,7 +192,9 @@ func (w *Watcher) busy(ctx context.Context, deadline time.Time) (pageHealth, err
 		return answers, nil
 	case !timedOut(errs[0]):
 		return answers, errs[0]
-	case timedOut(errs[3]):
+	case timedOut(errs[1]) && timedOut(errs[3]):
+		// Nothing came back at all; any answer would have proved the
+		// connection alive. (A badly overloaded machine looks so too.)
 		return silent, nil
 	case errs[1] == nil:
 		return busyJS, nil

@@ -14,7 +14,7 @@ import (
 )
 
 // ErrWatcherClosed reports a call on a [Watcher] after its Close.
-var ErrWatcherClosed = errors.New("watcher is closed")
+var ErrWatcherClosed = tabstate.ErrWatcherClosed
 
 // Options configures a [Watcher] or a [BrowserWatcher]. A nil *Options means
 // all defaults.

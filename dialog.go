@@ -3,7 +3,6 @@ package tabguard
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/cdp"
@@ -15,35 +14,24 @@ import (
 // no JavaScript dialog.
 var ErrNoDialog = tabstate.ErrNoDialog
 
-// DialogPolicy says what a [Watcher] does with a JavaScript dialog.
-type DialogPolicy int
+// DialogPolicy says what a [Watcher] does with a JavaScript dialog; see
+// [tabstate.DialogPolicy].
+type DialogPolicy = tabstate.DialogPolicy
 
+// The dialog policies.
 const (
 	// DialogRefuse leaves a dialog open: calls are refused with
 	// ErrDialogOpen until someone handles it (Watcher.HandleDialog).
-	DialogRefuse DialogPolicy = iota
+	DialogRefuse = tabstate.DialogRefuse
 	// DialogAccept accepts each dialog as it opens, as a user pressing OK
 	// would: confirm returns true, prompt its default text, and
 	// beforeunload lets the page go. An eval that opens a dialog goes on.
-	DialogAccept
+	DialogAccept = tabstate.DialogAccept
 	// DialogDismiss dismisses each dialog as it opens, as a user pressing
 	// Cancel would: confirm returns false, prompt null, and beforeunload
 	// keeps the page. An eval that opens a dialog goes on.
-	DialogDismiss
+	DialogDismiss = tabstate.DialogDismiss
 )
-
-// String names the policy, as in "DialogAccept".
-func (p DialogPolicy) String() string {
-	switch p {
-	case DialogRefuse:
-		return "DialogRefuse"
-	case DialogAccept:
-		return "DialogAccept"
-	case DialogDismiss:
-		return "DialogDismiss"
-	}
-	return fmt.Sprintf("DialogPolicy(%d)", int(p))
-}
 
 // HandleDialog accepts or dismisses the tab's JavaScript dialog, typing
 // promptText into a prompt that is accepted, within Options.EvalTimeout. It

@@ -3,20 +3,22 @@ package tabguard
 import (
 	"context"
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/tabguard/tabguard/internal/pagejs"
+	"github.com/tabguard/tabguard/tabstate"
 )
 
 // ErrSnapshotGone reports a [Watcher.ReadDOM] of a snapshot the page no
 // longer holds: it navigated, or the snapshot went unread for
 // SnapshotTTL, or newer snapshots pushed it out.
-var ErrSnapshotGone = errors.New("DOM snapshot is gone")
+var ErrSnapshotGone = tabstate.ErrSnapshotGone
 
 // ErrNoMatch reports a [Watcher.ReadDOM] whose CSS selector matches nothing.
-var ErrNoMatch = errors.New("selector matches nothing")
+var ErrNoMatch = tabstate.ErrNoMatch
 
 const (
 	// SnapshotTTL is how long a page keeps a DOM snapshot that nobody reads.
@@ -84,82 +86,6 @@ func (d DOMWindow) Notice(maxBytes int) string {
 		"); read on from offset " + strconv.Itoa(d.NextOffset) + " of snapshot " + d.Snapshot + " -->"
 }
 
-// windowJS serialises the page once and keeps the text in the page, so
-// consecutive windows come from one serialisation and only a window
-// crosses the CDP socket, base64-encoded (a third over the window's bytes,
-// where JSON escapes of non-ASCII text would double them). A snapshot is
-// kept for SnapshotTTL seconds after its last read, three at most, and
-// dropped once read to the end; a MutationObserver notes a change of the
-// page meanwhile. Byte offsets map to string indexes by the marks each
-// window leaves for the next; any other offset is found by encoding from
-// the start. encodeInto never splits a code point.
-const windowJS = `(op, ttl, keep) => {
-	const K = Symbol.for("tabguard.dom"), enc = new TextEncoder();
-	const store = globalThis[K] || (globalThis[K] = {n: 0, snaps: new Map()});
-	const drop = (s) => { clearTimeout(s.timer); if (s.obs) s.obs.disconnect(); store.snaps.delete(s.id); };
-	let s;
-	if (op.snapshot) {
-		s = store.snaps.get(op.snapshot);
-		if (!s) return {gone: true};
-	} else {
-		let h;
-		if (op.selector) {
-			let els;
-			try { els = document.querySelectorAll(op.selector); } catch (e) { return {badSelector: String(e.message)}; }
-			if (!els.length) return {noMatch: true};
-			h = Array.from(els, e => op.text ? e.innerText : e.outerHTML).join("\n");
-		} else if (op.text) {
-			h = document.body ? document.body.innerText : "";
-		} else {
-			h = document.documentElement ? document.documentElement.outerHTML : "";
-		}
-		// An all-ASCII text's size is its length. Otherwise counting the
-		// exact UTF-8 size of 5 MB takes a third as long as serialising it,
-		// so it runs after this window has answered: the next window has it.
-		let size = h.length;
-		const count = () => {
-			const chunk = 65536, buf = new Uint8Array(3 * chunk);
-			let n = 0;
-			for (let i = 0; i < h.length;) {
-				let j = Math.min(i + chunk, h.length);
-				const c = h.charCodeAt(j - 1);
-				if (j < h.length && c >= 0xd800 && c <= 0xdbff) j--;
-				n += enc.encodeInto(h.slice(i, j), buf).written;
-				i = j;
-			}
-			return n;
-		};
-		if (/[^\x00-\x7f]/.test(h)) size = -1;
-		s = {id: "s" + (++store.n), h, size, marks: new Map([[0, 0]]), changed: false};
-		if (typeof MutationObserver === "function") {
-			s.obs = new MutationObserver(() => { s.changed = true; s.obs.disconnect(); s.obs = null; });
-			s.obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-		}
-		store.snaps.set(s.id, s);
-		for (const old of store.snaps.values()) if (store.snaps.size > keep) drop(old);
-		if (size < 0) setTimeout(() => { if (s.size < 0) s.size = count(); }, 0);
-	}
-	clearTimeout(s.timer);
-	s.timer = setTimeout(() => drop(s), ttl * 1000);
-	let i = s.marks.get(op.offset);
-	if (i === undefined) {
-		if (s.size >= 0 && op.offset > s.size) return {badOffset: true, size: s.size};
-		const buf = new Uint8Array(op.offset + 4);
-		const r = enc.encodeInto(s.h, buf.subarray(0, op.offset));
-		if (r.written !== op.offset) return {badOffset: true, size: s.size};
-		i = r.read;
-	}
-	const out = new Uint8Array(op.max);
-	const {read, written} = enc.encodeInto(s.h.slice(i, i + op.max), out);
-	const end = i + read >= s.h.length;
-	if (end) s.size = op.offset + written;
-	let bin = "";
-	for (let k = 0; k < written; k += 8192) bin += String.fromCharCode.apply(null, out.subarray(k, Math.min(k + 8192, written)));
-	const res = {id: s.id, size: s.size, changed: s.changed, next: end ? 0 : op.offset + written, b64: btoa(bin)};
-	if (end) drop(s); else s.marks.set(op.offset + written, i + read);
-	return res;
-}`
-
 // ReadDOM reads one window of the page's HTML, or of its visible text,
 // with the deadline and refusals of [Watcher.Eval]. The page serialises
 // itself once, into a snapshot it keeps; the window comes from it, cut on
@@ -181,7 +107,7 @@ func (w *Watcher) ReadDOM(ctx context.Context, opts DOMOptions) (DOMWindow, erro
 		max = DefaultMaxDOMBytes
 	}
 	op := map[string]any{"snapshot": opts.Snapshot, "offset": opts.Offset, "max": max, "selector": opts.Selector, "text": opts.Text}
-	res, err := w.Eval(ctx, windowJS, op, SnapshotTTL.Seconds(), maxSnapshots)
+	res, err := w.Eval(ctx, pagejs.Window, op, SnapshotTTL.Seconds(), maxSnapshots)
 	if err != nil {
 		return DOMWindow{}, err
 	}

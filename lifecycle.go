@@ -82,7 +82,7 @@ func (w *Watcher) load(ctx context.Context, op string, start func(*rod.Page) (lo
 		if serr := w.stopLoading(); serr != nil {
 			stopped = "stopping the load failed: " + serr.Error()
 		}
-		err = &timeoutError{op: op, timeout: te.timeout, doing: "tab still loading " + url + "; " + stopped}
+		err = &timeoutError{Op: op, Limit: te.Limit, Doing: "tab still loading " + url + "; " + stopped}
 		w.logf("tabguard: load timed out", err)
 	}
 	return err

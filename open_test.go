@@ -55,6 +55,8 @@ func TestOpenAndCloseTab(t *testing.T) {
 
 	w, err := bw.Open(ctx, srv.URL)
 	require.NoError(t, err)
+	_, err = w.Wait(ctx, func(s tabguard.TabState) bool { return s.Loaded })
+	require.NoError(t, err)
 	res, err := w.Eval(ctx, `() => document.title`)
 	require.NoError(t, err)
 	assert.Equal(t, "ok", res.Value.Str())

@@ -1,18 +1,13 @@
-package tabguard
+package tabstate
 
 import (
-	"errors"
 	"fmt"
 	"net/url"
 	"slices"
 	"strings"
 )
 
-// ErrURLBlocked reports a navigation that Options.URLs does not allow.
-var ErrURLBlocked = errors.New("URL not allowed")
-
-// URLPolicy says which URLs [Watcher.Navigate] and [BrowserWatcher.Open]
-// may load. A program that opens URLs it is handed, such as an agent's
+// URLPolicy says which URLs a watcher's Navigate and Open may load. A program that opens URLs it is handed, such as an agent's
 // browser server, needs one: page text can steer an agent into opening
 // file:///etc/passwd or a cloud metadata address. The zero value allows
 // http and https URLs, and about:blank, and nothing else.
