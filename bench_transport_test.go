@@ -32,7 +32,9 @@ func BenchmarkTransport(b *testing.B) {
 	evals := map[bool]func() time.Duration{}
 	for _, c := range []struct {
 		connect bool
-		page    interface{ Eval(string, ...any) (*proto.RuntimeRemoteObject, error) }
+		page    interface {
+			Eval(string, ...any) (*proto.RuntimeRemoteObject, error)
+		}
 	}{{false, rodPage.Context(ctx)}, {true, connectPage.Context(ctx)}} {
 		evals[c.connect] = func() time.Duration {
 			return benchutil.Time(func() {
