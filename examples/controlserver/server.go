@@ -161,10 +161,17 @@ func (s *Server) tab(ctx context.Context, id string) (*tabguard.Watcher, error) 
 }
 
 // keep remembers w under its tab ID, unless a watcher of that tab is kept
-// already: then w closes, and keep returns the other.
+// already: then w closes, and keep returns the other. It forgets the tabs
+// that closed since, so a long-running server does not collect them.
 func (s *Server) keep(w *tabguard.Watcher) *tabguard.Watcher {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	for id, old := range s.tabs {
+		if old.State().Closed {
+			_ = old.Close()
+			delete(s.tabs, id)
+		}
+	}
 	if old, ok := s.tabs[string(w.TargetID())]; ok {
 		_ = w.Close()
 		return old

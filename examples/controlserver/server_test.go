@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-rod/rod/lib/proto"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard/internal/testbrowser"
@@ -103,4 +104,60 @@ func TestServerLoadTimeout(t *testing.T) {
 	requireAPIError(t, err, http.StatusInternalServerError, "load "+url+": not loaded within 1s: context deadline exceeded")
 	assert.NotEmpty(t, id)
 	assert.Less(t, time.Since(start), 4*time.Second)
+}
+
+// Each refusal names the endpoint that ends it, and right after that
+// endpoint answers, the next call works: no wait in between.
+func TestErrorsNameTheEndpoint(t *testing.T) {
+	fx := fixtures(t)
+	s, c := setup(t, 5*time.Second)
+	ctx := testbrowser.Context(t, 60*time.Second)
+	id := open(t, c, fx.URL+"/hello")
+	works := func(after string) {
+		t.Helper()
+		d, err := c.DOM(ctx, id, 0)
+		require.NoError(t, err, "the call right after %s", after)
+		assert.NotEmpty(t, d.HTML)
+	}
+	refused := func(want string) {
+		t.Helper()
+		_, err := c.DOM(ctx, id, 0)
+		var ae *APIError
+		require.ErrorAs(t, err, &ae)
+		assert.Equal(t, http.StatusInternalServerError, ae.Status)
+		assert.Equal(t, want, ae.Message)
+		ti, _ := listed(t, c, id)
+		assert.Equal(t, want, ti.Problem, "GET /browser/tabs says it too, asking no page")
+	}
+
+	crash(t, s, id)
+	refused("tab renderer crashed (reason: crashed): POST /browser/reload")
+	_, err := c.Reload(ctx, id)
+	require.NoError(t, err)
+	works("POST /browser/reload")
+
+	dead := testbrowser.DeadURL(t)
+	_, err = c.Navigate(ctx, id, dead)
+	want := "tab has no document: net::ERR_CONNECTION_REFUSED loading " + dead + ": POST /browser/navigate, or POST /browser/reload to try the same URL"
+	requireAPIError(t, err, http.StatusInternalServerError, want)
+	refused(want)
+	_, err = c.Navigate(ctx, id, fx.URL+"/hello")
+	require.NoError(t, err)
+	works("POST /browser/navigate")
+
+	_, err = c.Navigate(ctx, id, fx.URL+"/alert")
+	require.NoError(t, err)
+	eventually(t, "the alert", func() bool { ti, _ := listed(t, c, id); return ti.Problem != "" })
+	refused(`tab has a JavaScript dialog open: alert "stop": POST /browser/dialog`)
+	_, err = c.Dialog(ctx, id, true, "")
+	require.NoError(t, err)
+	works("POST /browser/dialog")
+
+	// Closed by someone else: only a new tab helps.
+	closeCtx := testbrowser.Context(t, 5*time.Second)
+	_, err = proto.TargetCloseTarget{TargetID: proto.TargetTargetID(id)}.Call(testbrowser.Shared(t).Context(closeCtx))
+	require.NoError(t, err)
+	eventually(t, "the close", func() bool { _, found := listed(t, c, id); return !found })
+	_, err = c.DOM(ctx, id, 0)
+	requireAPIError(t, err, http.StatusInternalServerError, "tab is closed: open a new tab with POST /browser/tabs")
 }

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/tabguard/tabguard"
+)
+
+func TestAPIError(t *testing.T) {
+	tests := []struct {
+		name   string
+		err    error
+		status int
+		want   string
+	}{
+		{"crash", &tabguard.BlockedError{Reason: tabguard.ErrTabCrashed, Detail: "oom"}, http.StatusInternalServerError,
+			"tab renderer crashed (reason: oom): POST /browser/reload"},
+		{"no document", &tabguard.BlockedError{Reason: tabguard.ErrNoDocument, URL: "http://x/", Detail: "net::ERR_NAME_NOT_RESOLVED"}, http.StatusInternalServerError,
+			"tab has no document: net::ERR_NAME_NOT_RESOLVED loading http://x/: POST /browser/navigate, or POST /browser/reload to try the same URL"},
+		{"dialog", &tabguard.BlockedError{Reason: tabguard.ErrDialogOpen, Detail: `alert "hi"`}, http.StatusInternalServerError,
+			`tab has a JavaScript dialog open: alert "hi": POST /browser/dialog`},
+		{"closed", &tabguard.BlockedError{Reason: tabguard.ErrTabClosed}, http.StatusInternalServerError,
+			"tab is closed: open a new tab with POST /browser/tabs"},
+		{"discarded", &tabguard.BlockedError{Reason: tabguard.ErrTabDiscarded, Detail: "replaced by ID"}, http.StatusInternalServerError,
+			"tab was discarded by the browser (replaced by ID): open a new tab with POST /browser/tabs"},
+		{"browser gone", &tabguard.BlockedError{Reason: tabguard.ErrBrowserGone}, http.StatusInternalServerError,
+			"browser is gone: the server has lost its browser: restart it"},
+		{"paused", &tabguard.BlockedError{Reason: tabguard.ErrPaused, Detail: "other"}, http.StatusInternalServerError,
+			"tab is paused in the debugger (reason: other): a debugger paused the page: resume it there"},
+		{"navigated", &tabguard.BlockedError{Reason: tabguard.ErrNavigated, URL: "http://x/"}, http.StatusInternalServerError,
+			"page navigated away during the eval (now at http://x/): retry the call"},
+		{"wrapped", fmt.Errorf("read: %w", &tabguard.BlockedError{Reason: tabguard.ErrTabCrashed}), http.StatusInternalServerError,
+			"tab renderer crashed: POST /browser/reload"},
+		{"failed open", &loadError{url: "http://x/", err: &tabguard.BlockedError{Reason: tabguard.ErrTabCrashed}}, http.StatusInternalServerError,
+			"load http://x/: tab renderer crashed: POST /browser/reload"},
+		{"no dialog", tabguard.ErrNoDialog, http.StatusConflict, "no JavaScript dialog is open: nothing to handle"},
+		{"URL blocked", fmt.Errorf("%w: file:///x: the file: scheme is not allowed", tabguard.ErrURLBlocked), http.StatusForbidden,
+			"URL not allowed: file:///x: the file: scheme is not allowed: the server does not open it (see -allow-schemes, -allowed-origins, -blocked-origins)"},
+		{"bad request", badRequest("missing tab"), http.StatusBadRequest, "missing tab"},
+		{"unknown tab", fmt.Errorf("%w %q", errUnknownTab, "x"), http.StatusBadRequest, `unknown tab "x"`},
+		{"other", errors.New("decode result: bad"), http.StatusInternalServerError, "decode result: bad"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, msg := apiError(tt.err)
+			if status != tt.status || msg != tt.want {
+				t.Errorf("apiError() = %d, %q; want %d, %q", status, msg, tt.status, tt.want)
+			}
+			assert.NotContains(t, msg, "Watcher.", "the server's callers have endpoints, not Go calls")
+			assert.NotContains(t, msg, "Options.")
+		})
+	}
+}
