@@ -25,15 +25,15 @@ type message struct {
 	Command   bool            `json:"command,omitempty"`
 }
 
-// boundaries are the commands a recording keeps: the scenario's steps.
-var boundaries = map[string]bool{
-	"Page.navigate":                   true,
-	"Page.reload":                     true,
-	"Page.crash":                      true,
-	"Page.handleJavaScriptDialog":     true,
-	"Runtime.evaluate":                true,
-	"Runtime.runIfWaitingForDebugger": true,
-	"Target.closeTarget":              true,
+// boundary reports whether a recording keeps a command the recorder sent:
+// those are the scenario's steps.
+func boundary(method string) bool {
+	switch method {
+	case "Page.navigate", "Page.reload", "Page.crash", "Page.handleJavaScriptDialog",
+		"Runtime.evaluate", "Runtime.runIfWaitingForDebugger", "Target.closeTarget":
+		return true
+	}
+	return false
 }
 
 // recorder is a DevTools socket that logs every message it carries, in the
@@ -71,7 +71,7 @@ func (r *recorder) Send(data []byte) error {
 		SessionID string          `json:"sessionId"`
 		Params    json.RawMessage `json:"params"`
 	}
-	if json.Unmarshal(data, &m) == nil && boundaries[m.Method] {
+	if json.Unmarshal(data, &m) == nil && boundary(m.Method) {
 		r.mu.Lock()
 		r.log = append(r.log, message{Method: m.Method, SessionID: m.SessionID, Params: m.Params, Command: true})
 		r.mu.Unlock()
