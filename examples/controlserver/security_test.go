@@ -184,6 +184,28 @@ func TestURLPolicyFlags(t *testing.T) {
 	requireAPIError(t, err, http.StatusForbidden, "its origin is blocked")
 }
 
+// Chrome loads 127.0.0.1 for each of these hosts, which the policy's text
+// match would not see as 127.0.0.1: the server refuses them, so a blocked
+// address stays blocked however it is written.
+func TestURLPolicyHostForms(t *testing.T) {
+	fx := fixtures(t)
+	u, err := url.Parse(fx.URL)
+	require.NoError(t, err)
+	_, c := serve(t, &tabguard.Options{EvalTimeout: 5 * time.Second, URLs: config{blocked: "127.0.0.1"}.policy()}, 10*time.Second, "")
+	ctx := testbrowser.Context(t, 60*time.Second)
+	before := targets(t)
+	id := open(t, c, "http://localhost:"+u.Port()+"/hello") // a name is the caller's to block
+	for _, h := range []string{"127.0.0.1", "2130706433", "0x7f000001", "0177.0.0.1", "127.1", "127.0.0.1.", "[::ffff:127.0.0.1]"} {
+		_, err := c.Open(ctx, "http://"+h+":"+u.Port()+"/hello")
+		requireAPIError(t, err, http.StatusForbidden, "URL not allowed: http://"+h+":"+u.Port()+"/hello: ")
+		_, err = c.Navigate(ctx, id, "http://"+h+":"+u.Port()+"/hello")
+		requireAPIError(t, err, http.StatusForbidden, "URL not allowed: ")
+	}
+	_, err = c.Open(ctx, "http:"+u.Host+"/hello")
+	requireAPIError(t, err, http.StatusForbidden, "write it as http://host/path")
+	assert.ElementsMatch(t, append(before, id), targets(t), "nothing else opens")
+}
+
 func TestToken(t *testing.T) {
 	fx := fixtures(t)
 	_, c := serve(t, &tabguard.Options{EvalTimeout: 5 * time.Second}, 10*time.Second, "s3cret")
