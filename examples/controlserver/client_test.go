@@ -1,11 +1,15 @@
 package main
 
 import (
+	"io"
 	"net"
+	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard/internal/testbrowser"
@@ -63,6 +67,11 @@ func TestClientSilentServerTimesOut(t *testing.T) {
 		"Clickables": func() error { _, err := c.Clickables(ctx, "tab"); return err },
 		"Scroll":     func() error { _, err := c.Scroll(ctx, "tab", 0, 1); return err },
 		"Cursor":     func() error { _, err := c.Cursor(ctx, "tab", 1, 1); return err },
+		"Tabs":       func() error { _, err := c.Tabs(ctx); return err },
+		"Navigate":   func() error { _, err := c.Navigate(ctx, "tab", "http://127.0.0.1:1/"); return err },
+		"Reload":     func() error { _, err := c.Reload(ctx, "tab"); return err },
+		"CloseTab":   func() error { return c.CloseTab(ctx, "tab") },
+		"Dialog":     func() error { _, err := c.Dialog(ctx, "tab", true, ""); return err },
 	}
 	for name, call := range calls {
 		t.Run(name, func(t *testing.T) {
@@ -78,5 +87,43 @@ func TestClientSilentServerTimesOut(t *testing.T) {
 				t.Fatal("the client still waits on a server that never answers")
 			}
 		})
+	}
+}
+
+// roundTripFunc answers a request in the test.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// The calls that wait for a page to load go through Long, the others
+// through HTTP, and every one carries the token.
+func TestClientRoutesLongCalls(t *testing.T) {
+	var got []string
+	client := func(name string) *http.Client {
+		return &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			assert.Equal(t, "Bearer s3cret", r.Header.Get("Authorization"))
+			got = append(got, name+" "+r.Method+" "+r.URL.Path)
+			return &http.Response{StatusCode: http.StatusOK, Body: io.NopCloser(strings.NewReader("{}")), Request: r}, nil
+		})}
+	}
+	c := &Client{BaseURL: "http://127.0.0.1:8090", HTTP: client("HTTP"), Long: client("Long"), Token: "s3cret"}
+	ctx := testbrowser.Context(t, 10*time.Second)
+	_, _ = c.Open(ctx, "http://x/")
+	_, _ = c.Navigate(ctx, "tab", "http://x/")
+	_, _ = c.Reload(ctx, "tab")
+	_, _ = c.Tabs(ctx)
+	_, _ = c.DOM(ctx, "tab", 0)
+	_, _ = c.Clickables(ctx, "tab")
+	_, _ = c.Scroll(ctx, "tab", 0, 1)
+	_, _ = c.Cursor(ctx, "tab", 1, 1)
+	_ = c.CloseTab(ctx, "tab")
+	_, _ = c.Dialog(ctx, "tab", true, "")
+	want := []string{
+		"Long POST /browser/tabs", "Long POST /browser/navigate", "Long POST /browser/reload",
+		"HTTP GET /browser/tabs", "HTTP GET /browser/dom", "HTTP GET /browser/clickables",
+		"HTTP POST /browser/scroll", "HTTP POST /browser/cursor", "HTTP POST /browser/close", "HTTP POST /browser/dialog",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("calls mismatch (-want +got):\n%s", diff)
 	}
 }
