@@ -11,7 +11,11 @@ type Transition struct {
 
 // Transitions returns the state machine's transition table: every move
 // between phases that applying an event to a [Tab] (or [Tab.DialogHandled],
-// a [KindDialogClosed]) makes, in a new slice the caller may keep. An event
+// a [KindDialogClosed]) makes, in a new slice the caller may keep. That is
+// for events in an order Chrome can send them: a crashed tab has no
+// renderer to open a dialog, pause, fire a load event or navigate within
+// its document; fed one anyway, the Tab records it under the crash, and the
+// next event can then move the tab along an edge not listed here. An event
 // not listed for a phase leaves a tab in that phase, though it may change
 // the State within it (a crash's status, the URL of a same-document
 // navigation). Which row an event takes, when a phase lists several for it,
