@@ -243,5 +243,7 @@ func writeError(w http.ResponseWriter, err error, tab string) {
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v) // the status is sent: a write error means the client left
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // a reader of the error sees <token>, not \u003ctoken\u003e; the type is JSON, never HTML
+	_ = enc.Encode(v)        // the status is sent: a write error means the client left
 }
