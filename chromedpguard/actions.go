@@ -1,0 +1,66 @@
+package chromedpguard
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// Guard returns an action that runs a under w's guard, for chromedp.Run on
+// the watched tab: refused up front when the tab cannot answer, bounded by
+// Options.EvalTimeout, and cut short when the renderer dies, a dialog
+// opens, the tab closes or the browser goes away, with the errors of
+// [Watcher.Eval]:
+//
+//	err := chromedp.Do(ctx, chromedpguard.Guard(w, chromedp.Click(chromedp.CSS("#buy"))))
+//
+// Run on another tab, it fails with [ErrInvalidArgument].
+func Guard[T any](w *Watcher, a chromedp.Action[T]) chromedp.Action[T] {
+	return func(ctx context.Context, t *chromedp.Target) (T, error) {
+		var v T
+		if t != w.target {
+			return v, fmt.Errorf("%w: Guard runs on tab %s, not on %s", ErrInvalidArgument, w.id, t.TargetID)
+		}
+		err := w.do(ctx, func(ctx context.Context) error {
+			var err error
+			v, err = a(ctx, t)
+			return err
+		})
+		return v, err
+	}
+}
+
+// Evaluate returns an action that runs the JavaScript function js with args
+// through [Watcher.Eval] and decodes its result into a T, as
+// chromedp.Evaluate does for an expression:
+//
+//	n, err := chromedp.Run(ctx, chromedpguard.Evaluate[int](w, `(a, b) => a + b`, 1, 2))
+//
+// undefined and null leave T's zero value. T may be *runtime.RemoteObject
+// for the result itself.
+func Evaluate[T any](w *Watcher, js string, args ...any) chromedp.Action[T] {
+	return func(ctx context.Context, t *chromedp.Target) (T, error) {
+		var v T
+		if t != w.target {
+			return v, fmt.Errorf("%w: Evaluate runs on tab %s, not on %s", ErrInvalidArgument, w.id, t.TargetID)
+		}
+		res, err := w.Eval(ctx, js, args...)
+		if err != nil {
+			return v, err
+		}
+		if p, ok := any(&v).(**runtime.RemoteObject); ok {
+			*p = res
+			return v, nil
+		}
+		if len(res.Value) == 0 || string(res.Value) == "null" {
+			return v, nil
+		}
+		if err := json.Unmarshal(res.Value, &v); err != nil {
+			return v, fmt.Errorf("decode the result %.40q into %T: %w", res.Value, v, err)
+		}
+		return v, nil
+	}
+}

@@ -1,0 +1,50 @@
+package chromedpguard
+
+import (
+	"github.com/chromedp/cdproto/debugger"
+	"github.com/chromedp/cdproto/inspector"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/tabguard/tabguard/tabstate"
+)
+
+// pageEvent turns an event of a tab's session, as chromedp's Listen hands
+// it over (a pointer to cdproto's type), into the state machine's. Every
+// other event is no news to the machine.
+func pageEvent(ev any) (tabstate.Event, bool) {
+	switch e := ev.(type) {
+	case *inspector.EventTargetCrashed:
+		return tabstate.TargetCrashed{}, true
+	case *inspector.EventTargetReloadedAfterCrash:
+		return tabstate.ReloadedAfterCrash{}, true
+	case *page.EventFrameStartedNavigating:
+		return tabstate.NavigationStarted{FrameID: string(e.FrameID), LoaderID: string(e.LoaderID), URL: e.URL,
+			Type: string(e.NavigationType)}, true
+	case *page.EventFrameNavigated:
+		if e.Frame == nil {
+			return nil, false
+		}
+		f := e.Frame
+		return tabstate.FrameNavigated{
+			FrameID: string(f.ID), ParentID: string(f.ParentID), LoaderID: string(f.LoaderID),
+			URL: f.URL, URLFragment: f.URLFragment, UnreachableURL: f.UnreachableURL,
+		}, true
+	case *page.EventNavigatedWithinDocument:
+		return tabstate.NavigatedWithinDocument{FrameID: string(e.FrameID), URL: e.URL}, true
+	case *page.EventLoadEventFired:
+		return tabstate.LoadFired{}, true
+	case *page.EventFrameStoppedLoading:
+		return tabstate.StoppedLoading{FrameID: string(e.FrameID)}, true
+	case *network.EventLoadingFailed:
+		return tabstate.LoadingFailed{RequestID: string(e.RequestID), ErrorText: e.ErrorText, Canceled: e.Canceled}, true
+	case *page.EventJavascriptDialogOpening:
+		return tabstate.DialogOpening{Type: string(e.Type), Message: e.Message, DefaultPrompt: e.DefaultPrompt}, true
+	case *page.EventJavascriptDialogClosed:
+		return tabstate.DialogClosed{}, true
+	case *debugger.EventPaused:
+		return tabstate.Paused{Reason: string(e.Reason)}, true
+	case *debugger.EventResumed:
+		return tabstate.Resumed{}, true
+	}
+	return nil, false
+}

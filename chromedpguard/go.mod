@@ -1,0 +1,16 @@
+module github.com/tabguard/tabguard/chromedpguard
+
+go 1.25
+
+replace github.com/tabguard/tabguard => ../
+
+require (
+	github.com/chromedp/cdproto v0.160.1
+	github.com/chromedp/chromedp v0.23.1
+	github.com/tabguard/tabguard v0.0.0-00010101000000-000000000000
+)
+
+require (
+	github.com/coder/websocket v1.8.15 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+)

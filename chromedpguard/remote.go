@@ -1,0 +1,123 @@
+package chromedpguard
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/chromedp/cdproto"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/chromedp"
+	"github.com/tabguard/tabguard/internal/cdpws"
+)
+
+// NewRemoteAllocator returns an allocator context for the browser whose
+// DevTools endpoint is rawURL, as chromedp's remote.NewAllocator does: a
+// ws:// or wss:// URL, query string included (?token=...), as browser
+// pools hand out, or an http://host:port endpoint, resolved through its
+// /json/version. Use it with chromedp.NewContext; each context opens a tab
+// of that browser. The cancel func ends the allocator context, which
+// closes the connection once its tabs are closed.
+//
+// The first chromedp.Run (or chromedp.Do) of a context made from it
+// connects, and its context bounds the whole handshake: when it ends
+// first, the socket is closed, so a pool that queued the request frees its
+// slot. The error names the URL without its query string.
+//
+// The connection never panics, and says why it ended: a close frame (its
+// code and text), bytes that are not a WebSocket frame (such as the
+// "HTTP/1.1 408 Request Timeout" a pool writes into the socket at its
+// session timeout) or not CDP JSON, and a reset end it with a
+// [*ConnectionError] naming the reason, which every [Watcher] of the
+// browser reports as [ErrBrowserGone], calls in flight included. chromedp's
+// own transport hands a call in flight a bare context.Canceled instead.
+func NewRemoteAllocator(parent context.Context, rawURL string) (context.Context, context.CancelFunc) {
+	a := &remoteAllocator{url: rawURL}
+	ctx, cancel := chromedp.NewAllocatorContext(parent, a)
+	return ctx, func() {
+		cancel()
+		a.Wait()
+	}
+}
+
+// remoteAllocator is a chromedp.Allocator that dials with internal/cdpws.
+type remoteAllocator struct {
+	url string
+	wg  sync.WaitGroup
+}
+
+var (
+	_ chromedp.Allocator = (*remoteAllocator)(nil)
+	_ chromedp.Attacher  = (*remoteAllocator)(nil)
+)
+
+// Allocate connects to the browser within ctx, the context of the first
+// Run, whose end also ends the connection.
+func (a *remoteAllocator) Allocate(ctx context.Context, opts ...chromedp.BrowserOption) (*chromedp.Browser, error) {
+	if chromedp.FromContext(ctx) == nil {
+		return nil, chromedp.ErrInvalidContext
+	}
+	wsURL, err := cdpws.ResolveURL(ctx, a.url)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := cdpws.Dial(ctx, wsURL)
+	if err != nil {
+		return nil, err
+	}
+	// The connection gets a context of its own, so the tabs can close
+	// before it does, as in chromedp's remote allocator.
+	wctx, cancel := context.WithCancel(context.Background())
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		<-ctx.Done()
+		_ = chromedp.Cancel(ctx) // waits until the tabs of the first context are closed
+		cancel()
+	}()
+	b, err := chromedp.NewBrowserTransport(wctx, transport{conn}, opts...)
+	if err != nil {
+		cancel()
+		_ = conn.Close()
+		return nil, fmt.Errorf("connect to the browser: %w", err)
+	}
+	return b, nil
+}
+
+// Wait waits for the connections' goroutines to end.
+func (a *remoteAllocator) Wait() { a.wg.Wait() }
+
+// Attaches reports true: the browser runs already, so every
+// chromedp.NewContext of the allocator opens a tab of it.
+func (a *remoteAllocator) Attaches() bool { return true }
+
+// transport puts chromedp's browser on a cdpws connection, whose reader
+// hands it nothing but CDP JSON.
+type transport struct{ conn *cdpws.Conn }
+
+// Read reads the next message, or the error that ended the connection.
+func (t transport) Read(_ context.Context, msg *cdproto.Message) error {
+	data, err := t.conn.ReadText()
+	if err != nil {
+		return err
+	}
+	if err := jsonv2.Unmarshal(data, msg, chromedp.DefaultUnmarshalOptions); err != nil {
+		cerr := &ConnectionError{Reason: "a message that is not a CDP message: " + err.Error(), Err: err}
+		_ = t.conn.Close()
+		return cerr
+	}
+	return nil
+}
+
+// Write sends one message as one text frame: Chrome does not take
+// fragmented messages.
+func (t transport) Write(_ context.Context, msg *cdproto.Message) error {
+	data, err := jsonv2.Marshal(msg, chromedp.DefaultMarshalOptions)
+	if err != nil {
+		return err
+	}
+	return t.conn.WriteText(data)
+}
+
+// Close ends the connection.
+func (t transport) Close() error { return t.conn.Close() }
