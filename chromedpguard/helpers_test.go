@@ -1,0 +1,198 @@
+package chromedpguard_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard/chromedpguard"
+)
+
+// dedicated launches a browser of the test's own, for faults that would
+// take other tests' tabs with them, and ends it when t ends.
+func dedicated(t *testing.T) context.Context {
+	t.Helper()
+	ctx, stop, err := launch()
+	require.NoError(t, err, "start Chromium")
+	t.Cleanup(stop)
+	return ctx
+}
+
+// newTab opens a tab on the browser of browserCtx and closes it when t ends.
+func newTab(t *testing.T, browserCtx context.Context) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(browserCtx)
+	t.Cleanup(cancel)
+	require.NoError(t, chromedp.Do(ctx), "open a tab")
+	return ctx
+}
+
+// watch watches the tab of ctx and closes the watcher when t ends.
+func watch(t *testing.T, ctx context.Context, opts *chromedpguard.Options) *chromedpguard.Watcher {
+	t.Helper()
+	w, err := chromedpguard.Watch(ctx, opts)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = w.Close() })
+	return w
+}
+
+// fixture is one test's tab: its browser, server, tab context and watcher.
+type fixture struct {
+	browser context.Context
+	srv     *httptest.Server
+	tab     context.Context
+	w       *chromedpguard.Watcher
+}
+
+// newFixture opens a tab on the shared browser (or browser, when not nil),
+// loads path of a fresh server in it ("-" loads nothing) and watches it.
+func newFixture(t *testing.T, browser context.Context, path string, opts *chromedpguard.Options) *fixture {
+	t.Helper()
+	if browser == nil {
+		browser = sharedBrowser
+	}
+	f := &fixture{browser: browser, srv: serve(t)}
+	f.tab = newTab(t, browser)
+	f.w = watch(t, f.tab, opts)
+	if path != "-" {
+		require.NoError(t, f.w.Navigate(within(t, 10*time.Second), f.srv.URL+path))
+		_, err := f.w.Wait(within(t, 10*time.Second), func(s chromedpguard.TabState) bool { return s.Loaded })
+		require.NoError(t, err)
+	}
+	return f
+}
+
+// within returns a context that ends after d or when t ends.
+func within(t testing.TB, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// tabWithin is within for chromedp calls: derived from the tab's context.
+func (f *fixture) tabWithin(t testing.TB, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(f.tab, d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// runJS evaluates expression on the tab with chromedp directly, bypassing
+// the watcher, as the page itself or another client would.
+func (f *fixture) runJS(t *testing.T, expression string) {
+	t.Helper()
+	_, err := chromedp.Call(f.tabWithin(t, 5*time.Second), runtime.Evaluate,
+		runtime.EvaluateParams{Expression: expression, UserGesture: ptr(true)})
+	require.NoError(t, err)
+}
+
+// crash kills the tab's renderer and waits until the watcher has the
+// crash's status. Chrome never answers Page.crash, so it gets a short
+// context of its own.
+func (f *fixture) crash(t *testing.T) {
+	t.Helper()
+	cctx, cancel := context.WithTimeout(f.tab, 300*time.Millisecond)
+	defer cancel()
+	_, _ = chromedp.Call(cctx, page.Crash, cdp.Empty{}) // no reply is the expected outcome
+	eventually(t, "the crash", func() bool { return f.w.State().CrashReason != "" })
+}
+
+// evalAsync starts js on f's watcher and returns a func that waits for its
+// error and the time it came, after letting the eval reach the renderer.
+func (f *fixture) evalAsync(t *testing.T, js string) func() (error, time.Time) {
+	t.Helper()
+	type answer struct {
+		err error
+		at  time.Time
+	}
+	done := make(chan answer, 1)
+	go func() {
+		_, err := f.w.Eval(within(t, 30*time.Second), js)
+		done <- answer{err, time.Now()}
+	}()
+	time.Sleep(200 * time.Millisecond)
+	return func() (error, time.Time) {
+		select {
+		case a := <-done:
+			return a.err, a.at
+		case <-time.After(30 * time.Second):
+			t.Fatal("eval still in flight after 30s")
+			return nil, time.Time{}
+		}
+	}
+}
+
+// eventually polls cond every 10 ms until it holds or 10 s pass.
+func eventually(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after 10s waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// serve serves the test pages from 127.0.0.1. A stalled handler returns
+// when the browser gives up or t ends, so Close never waits on it.
+func serve(t testing.TB) *httptest.Server {
+	t.Helper()
+	quit := make(chan struct{})
+	stall := func(r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-quit:
+		}
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><html><head><title>ok</title></head><body><p>héllo</p></body></html>`)
+	})
+	mux.HandleFunc("/stall", func(w http.ResponseWriter, r *http.Request) { stall(r) })
+	mux.HandleFunc("/trickle", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><html><head><meta charset="utf-8"><title>partial</title></head><body><p>first part`)
+		fmt.Fprint(w, "<!--"+strings.Repeat(" ", 2048)+"-->")
+		w.(http.Flusher).Flush()
+		stall(r)
+	})
+	mux.HandleFunc("/reload50", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>reload50</title><script>setTimeout(() => location.reload(), 50)</script>`)
+	})
+	mux.HandleFunc("/reload-inline", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>reload-inline</title><script>location.reload()</script>`)
+	})
+	mux.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) {
+		var kb int
+		fmt.Sscan(r.URL.Query().Get("kb"), &kb)
+		fmt.Fprint(w, "<!doctype html><html><body>")
+		row := "<p>" + strings.Repeat("héllo wörld 日本語 👩‍💻 ", 100) + "</p>\n"
+		fmt.Fprint(w, strings.Repeat(row, kb*1024/len(row)+1))
+		fmt.Fprint(w, "</body></html>")
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(quit) }) // runs first: Close waits for the handlers
+	return srv
+}
+
+// deadURL is an http URL of 127.0.0.1 where nothing listens.
+func deadURL(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	return "http://" + addr + "/"
+}
+
+func ptr[T any](v T) *T { return &v }

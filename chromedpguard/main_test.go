@@ -1,0 +1,66 @@
+package chromedpguard_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"go.uber.org/goleak"
+)
+
+// sharedBrowser is the chromedp context of the browser most tests share;
+// each test opens its own tab on it.
+var sharedBrowser context.Context
+
+// browserM starts the shared browser around the tests and closes it before
+// goleak looks for leaked goroutines.
+type browserM struct{ m *testing.M }
+
+func (b browserM) Run() int {
+	ctx, stop, err := launch()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "start Chromium:", err) // fail, never skip: CI must not go green untested
+		return 1
+	}
+	defer stop()
+	sharedBrowser = ctx
+	return b.m.Run()
+}
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(browserM{m}) }
+
+// launch starts headless Chromium with a fresh user-data dir through
+// chromedp's ExecAllocator and returns the context of its first tab; stop
+// ends the browser and removes the dir. It never downloads a browser:
+// chromedp finds the system Chromium, or takes $TABGUARD_BROWSER.
+func launch() (context.Context, func(), error) {
+	dir, err := os.MkdirTemp("", "chromedpguard-test-")
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(dir),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		// Names under .invalid fail inside Chrome, with no DNS query.
+		chromedp.Flag("host-resolver-rules", "MAP *.invalid ~NOTFOUND"),
+	)
+	if bin := os.Getenv("TABGUARD_BROWSER"); bin != "" {
+		opts = append(opts, chromedp.ExecPath(bin))
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	stop := func() {
+		cancel()
+		cancelAlloc() // waits for the browser process to exit
+		_ = os.RemoveAll(dir)
+	}
+	if err := chromedp.Do(ctx); err != nil {
+		stop()
+		return nil, nil, err
+	}
+	return ctx, stop, nil
+}
