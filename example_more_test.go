@@ -178,6 +178,6 @@ func ExampleURLPolicy_Check() {
 	fmt.Println(p.Check("javascript:alert(1)"))
 	// Output:
 	// <nil>
-	// URL not allowed: http://169.254.169.254/latest/meta-data/: its origin is blocked
+	// URL not allowed: http://169.254.169.254/latest/meta-data/: its origin http://169.254.169.254 is blocked
 	// URL not allowed: javascript:alert(1): the javascript: scheme is not allowed
 }

@@ -2,7 +2,6 @@ package tabstate
 
 import (
 	"fmt"
-	"net/url"
 	"slices"
 	"strings"
 )
@@ -31,47 +30,70 @@ type URLPolicy struct {
 
 // Check returns nil when rawURL may be loaded, and otherwise an error
 // matching [ErrURLBlocked] that names the rule.
+//
+// It reads rawURL's origin as the browser will, by the URL standard, so
+// http://2130706433/, http://0x7f000001/, http://127.1/,
+// http://[::ffff:127.0.0.1]/ and http:127.0.0.1 are all 127.0.0.1 to it, and
+// http://example.com:80/ is http://example.com. While the policy has
+// origin rules, it refuses a host that is not ASCII (write it in punycode),
+// since the browser's IDNA mapping could turn it into a blocked one.
+//
+// A URL check cannot see DNS: a name that resolves to a blocked address,
+// including localhost and its subdomains, which Chrome takes as loopback,
+// loads unless a rule names it too.
 func (p *URLPolicy) Check(rawURL string) error {
 	if rawURL == "about:blank" {
 		return nil
 	}
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return fmt.Errorf("%w: %q: %v", ErrURLBlocked, rawURL, err)
+	scheme, rest, ok := splitScheme(rawURL)
+	if !ok {
+		return fmt.Errorf("%w: %q: not an absolute URL", ErrURLBlocked, rawURL)
 	}
-	scheme := strings.ToLower(u.Scheme)
 	if scheme != "http" && scheme != "https" && !slices.Contains(p.Schemes, scheme) {
 		return fmt.Errorf("%w: %s: the %s: scheme is not allowed", ErrURLBlocked, rawURL, scheme)
 	}
 	if scheme != "http" && scheme != "https" {
 		return nil // origins are for web URLs
 	}
-	if match(p.BlockedOrigins, u) {
-		return fmt.Errorf("%w: %s: its origin is blocked", ErrURLBlocked, rawURL)
-	}
-	if len(p.AllowedOrigins) > 0 && !match(p.AllowedOrigins, u) {
-		return fmt.Errorf("%w: %s: its origin is not among the allowed ones", ErrURLBlocked, rawURL)
+	o, err := parseWebOrigin(scheme, rest)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w: %s: %v", ErrURLBlocked, rawURL, err)
+	case len(p.BlockedOrigins)+len(p.AllowedOrigins) == 0:
+		return nil
+	case !o.ascii:
+		return fmt.Errorf("%w: %s: write its host in ASCII (punycode) for the origin rules to apply", ErrURLBlocked, rawURL)
+	case match(p.BlockedOrigins, o):
+		return fmt.Errorf("%w: %s: its origin %s is blocked", ErrURLBlocked, rawURL, o)
+	case len(p.AllowedOrigins) > 0 && !match(p.AllowedOrigins, o):
+		return fmt.Errorf("%w: %s: its origin %s is not among the allowed ones", ErrURLBlocked, rawURL, o)
 	}
 	return nil
 }
 
-// match reports whether u's origin is one of places.
-func match(places []string, u *url.URL) bool {
-	host := strings.ToLower(u.Hostname())
-	origin := strings.ToLower(u.Scheme + "://" + u.Host)
+// match reports whether o is one of places, each read as the browser reads
+// a URL's origin or host, so a rule may write an address in any form.
+func match(places []string, o webOrigin) bool {
 	for _, p := range places {
-		p = strings.ToLower(strings.TrimSuffix(p, "/"))
+		p = strings.ToLower(strings.TrimSpace(p))
 		switch {
 		case strings.Contains(p, "://"):
-			if p == origin {
+			scheme, rest, _ := splitScheme(p)
+			if po, err := parseWebOrigin(scheme, rest); err == nil && po.String() == o.String() {
 				return true
 			}
 		case strings.HasPrefix(p, "*."):
-			if host == p[2:] || strings.HasSuffix(host, p[1:]) {
+			domain := strings.TrimSuffix(p[2:], ".")
+			if o.host == domain || strings.HasSuffix(o.host, "."+domain) {
 				return true
 			}
-		case p == host:
-			return true
+		default:
+			if strings.Count(p, ":") > 1 && !strings.HasPrefix(p, "[") {
+				p = "[" + p + "]" // an IPv6 address
+			}
+			if host, _, err := canonicalHost(p); err == nil && host == o.host {
+				return true
+			}
 		}
 	}
 	return false

@@ -71,10 +71,6 @@ func (s *Server) handleNavigate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, badRequest("missing url: pass the page to load"), "")
 		return
 	}
-	if err := checkHost(req.URL); err != nil {
-		writeError(w, err, "")
-		return
-	}
 	s.serveLoad(w, r, req.Tab, func(ctx context.Context, t *tabguard.Watcher) error { return t.Navigate(ctx, req.URL) })
 }
 

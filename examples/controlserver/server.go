@@ -95,9 +95,6 @@ func (s *Server) Open(ctx context.Context, url string) (string, error) {
 	if url == "" {
 		return "", badRequest("missing url: pass the page to open, such as http://127.0.0.1:8080/")
 	}
-	if err := checkHost(url); err != nil {
-		return "", err
-	}
 	lctx, cancel := context.WithTimeout(ctx, s.loadTimeout)
 	defer cancel()
 	w, err := s.bw.Open(lctx, url)

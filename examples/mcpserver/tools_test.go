@@ -238,7 +238,7 @@ func TestRecoverWithTheTools(t *testing.T) {
 // cloud metadata address: the server opens neither.
 func TestURLPolicy(t *testing.T) {
 	cs := connect(t)
-	for _, u := range []string{"file:///etc/passwd", "http://169.254.169.254/latest/meta-data/", "javascript:alert(1)", "chrome://settings", "data:text/html,<p>x"} {
+	for _, u := range []string{"file:///etc/passwd", "http://169.254.169.254/latest/meta-data/", "http://2852039166/latest/meta-data/", "http://[::ffff:a9fe:a9fe]/", "javascript:alert(1)", "chrome://settings", "data:text/html,<p>x"} {
 		msg := fails(t, cs, "open_tab", map[string]any{"url": u})
 		assert.Contains(t, msg, "URL not allowed: "+u, u)
 		assert.Contains(t, msg, "the server does not open it", u)
