@@ -26,7 +26,10 @@ type TabInfo struct {
 	// OpenerID is the tab that opened this one (window.open, a link with
 	// target=_blank), or empty.
 	OpenerID proto.TargetTargetID
-	// URL and Title are the tab's, as the browser last reported them.
+	// URL and Title are the tab's, as the browser last reported them in
+	// a target event. Chrome 156 sends one as a navigation commits, not
+	// when the page sets its title afterwards, so Title may still read as
+	// the URL: Eval "document.title" for the current one.
 	URL, Title string
 	// Watched reports that a Watcher follows the tab, so State is complete.
 	// For a tab no Watcher follows, State holds what the browser-wide events
