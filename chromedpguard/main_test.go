@@ -52,7 +52,9 @@ func launch() (context.Context, func(), error) {
 		opts = append(opts, chromedp.ExecPath(bin))
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
+	// chromedp logs its own failures to read a crashed tab's document,
+	// which the tests cause on purpose.
+	ctx, cancel := chromedp.NewContext(actx, chromedp.WithErrorf(func(string, ...any) {}))
 	stop := func() {
 		cancel()
 		cancelAlloc() // waits for the browser process to exit
