@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 )
@@ -18,7 +19,7 @@ const rowBound = 90 * time.Second
 // starting each pool as a row first needs it, and stops every pool before
 // it returns.
 func measure(ctx context.Context, env poolEnv, only rowSet) (*report, error) {
-	rep := &report{date: time.Now()}
+	rep := &report{date: time.Now(), load: loadAverage(), cores: runtime.NumCPU()}
 	var err error
 	if rep.browserless, err = installedVersion(env.app); err != nil {
 		return nil, err
@@ -36,10 +37,11 @@ func measure(ctx context.Context, env poolEnv, only rowSet) (*report, error) {
 	pools := &pools{env: env}
 	defer pools.stop()
 	// One pool with a long TIMEOUT for the healthy path and the tab's own
-	// faults, one with a short TIMEOUT, one with a single slot, and one to kill.
+	// faults, one with a short TIMEOUT (long enough for a session to start
+	// on a busy machine), one with a single slot, and one to kill.
 	var (
 		long   = poolConfig{timeout: 2 * time.Minute, concurrent: 2, queued: 2}
-		short  = poolConfig{timeout: 5 * time.Second, concurrent: 2, queued: 2}
+		short  = poolConfig{timeout: 10 * time.Second, concurrent: 2, queued: 2}
 		single = poolConfig{timeout: time.Minute, concurrent: 1, queued: 1}
 		doomed = poolConfig{timeout: time.Minute, concurrent: 2, queued: 2, name: "to kill"}
 	)
@@ -116,4 +118,13 @@ func browserBin(browsers string) (string, error) {
 		return "", fmt.Errorf("-browsers: want one chromium-*/chrome-linux64/chrome in %s, found %d", browsers, len(links))
 	}
 	return os.Readlink(links[0])
+}
+
+// loadAverage reads the 1, 5 and 15 minute load averages.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], ", ")
+	}
+	return "unknown"
 }

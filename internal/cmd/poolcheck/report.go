@@ -28,6 +28,8 @@ type report struct {
 	node        string
 	chromium    string // the product the pool's browser names
 	chromiumBin string // the binary playwright-core's path leads to
+	load        string // the 1, 5 and 15 minute load averages at the start, if known
+	cores       int
 	rows        []row
 }
 
@@ -46,8 +48,8 @@ func (rep *report) markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Measured %s by `scripts/test-pool`: browserless %s (npm `@browserless.io/browserless`, on Node %s) on 127.0.0.1 "+
 		"in front of the system Chromium (`%s`, which names itself %s), pages from `net/http/httptest` on 127.0.0.1, tabguard on the `Connect` "+
-		"transport; one run, times from `time.Since`.\n\n",
-		rep.date.UTC().Format("2006-01-02 15:04 UTC"), rep.browserless, rep.node, rep.chromiumBin, rep.chromium)
+		"transport; one run on %d cores (load average at the start: %s), times from `time.Since`.\n\n",
+		rep.date.UTC().Format("2006-01-02 15:04 UTC"), rep.browserless, rep.node, rep.chromiumBin, rep.chromium, rep.cores, rep.load)
 	b.WriteString("| case | what tabguard returned | time |\n|---|---|---|\n")
 	for _, r := range rep.rows {
 		returned := r.returned
