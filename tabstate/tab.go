@@ -29,6 +29,10 @@ type Tab struct {
 	navigation uint64      // navigations started so far
 	seq        uint64      // navigation news so far
 	dialogs    uint64      // dialogs opened so far
+	// loadAt is 1 + the Seq at which a load event came while no document
+	// was known to be committed and no navigation was under way: the load
+	// of the document the owner is still asking about. 0: none.
+	loadAt uint64
 }
 
 // navigation is a main-frame navigation that has started and not yet
@@ -59,10 +63,15 @@ func (t *Tab) Dialogs() uint64 { return t.dialogs }
 
 // Learn sets the tab's URL and whether a document is committed, as its
 // owner found them by asking the browser, unless navigation news arrived
-// since Seq returned seq: events are fresher than any answer.
+// since Seq returned seq: events are fresher than any answer. A load event
+// that came in the meantime, before the tab knew of the document, counts
+// for it.
 func (t *Tab) Learn(url string, committed bool, seq uint64) {
 	if t.seq == seq {
 		t.state.URL, t.state.Committed = url, committed
+		if committed && t.loadAt == seq+1 {
+			t.state.Loaded = true
+		}
 	}
 }
 
@@ -130,6 +139,9 @@ func (t *Tab) Apply(e Event) Change {
 	case LoadingFailed:
 		return t.failed(e)
 	case LoadFired:
+		if !s.Committed && t.nav == nil {
+			t.loadAt = t.seq + 1
+		}
 		if !s.Committed || s.Loaded {
 			return 0
 		}

@@ -215,3 +215,34 @@ func TestDecode(t *testing.T) {
 		t.Error("Decode of broken params succeeded")
 	}
 }
+
+// A tab opened at its URL can fire its load event after its watcher has
+// registered but before the watcher has learned that the page committed,
+// and answer the readyState probe before it: the load still counts.
+func TestLearnAfterAnEarlyLoad(t *testing.T) {
+	t.Parallel()
+	const home = "http://127.0.0.1:8080/"
+	tests := []struct {
+		name   string
+		events []tabstate.Event
+		learn  bool // Learn(home, committed, seq)
+		want   tabstate.State
+	}{
+		{"load before learning", []tabstate.Event{tabstate.LoadFired{}}, true, tabstate.State{URL: home, Committed: true, Loaded: true}},
+		{"no load", nil, true, tabstate.State{URL: home, Committed: true}},
+		{"load of a page not committed", []tabstate.Event{tabstate.LoadFired{}}, false, tabstate.State{URL: home}},
+		{"load, then a navigation", []tabstate.Event{tabstate.LoadFired{}, tabstate.NavigationStarted{FrameID: "F", LoaderID: "L2", URL: home + "next", Type: "differentDocument"}}, true,
+			tabstate.State{URL: home + "next"}},
+	}
+	for _, tt := range tests {
+		tab := tabstate.Tab{MainFrame: "F"}
+		seq := tab.Seq()
+		for _, e := range tt.events {
+			tab.Apply(e)
+		}
+		tab.Learn(home, tt.learn, seq)
+		if diff := cmp.Diff(tt.want, tab.State()); diff != "" {
+			t.Errorf("%s: state (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}
