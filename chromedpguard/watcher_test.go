@@ -128,7 +128,9 @@ func TestDialog(t *testing.T) {
 		ctx, cancel := context.WithTimeout(tab, 10*time.Second)
 		defer cancel()
 		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL)))
-		go func() { _, _ = chromedp.Run(tab, chromedp.Evaluate[chromedp.Void](`setTimeout(() => confirm("early"), 0)`)) }()
+		go func() {
+			_, _ = chromedp.Run(tab, chromedp.Evaluate[chromedp.Void](`setTimeout(() => confirm("early"), 0)`))
+		}()
 		time.Sleep(300 * time.Millisecond)
 		w := watch(t, tab, &chromedpguard.Options{Dialogs: chromedpguard.DialogDismiss})
 		res, err := w.Eval(within(t, 10*time.Second), `() => 1`)
