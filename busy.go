@@ -7,13 +7,14 @@ import (
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/tabguard/tabguard/tabstate"
 )
 
 const (
 	// busyProbeWindow is how long before an eval's deadline the watcher
 	// asks whether the page's main thread still answers, so the answer is
 	// there when the deadline passes (at most half the timeout).
-	busyProbeWindow = 250 * time.Millisecond
+	busyProbeWindow = time.Second
 	// terminateTimeout bounds Runtime.terminateExecution, which Chrome
 	// answers in milliseconds even while a loop holds the main thread.
 	terminateTimeout = 100 * time.Millisecond
@@ -25,19 +26,6 @@ const (
 // errNotProbed marks a busy check that did not ask the page.
 var errNotProbed = errors.New("not probed")
 
-// pageHealth is what the busy check found out about a page that has not
-// answered an eval in time.
-type pageHealth int
-
-const (
-	answers pageHealth = iota // the page answers: only the eval's promise is pending
-	hidden                    // it answers, but it is hidden: no animation frames run
-	frozen                    // it answers, but it is frozen: no timers run either
-	busyJS                    // JavaScript holds the main thread
-	hung                      // the renderer answers nothing, not even an interrupt
-	silent                    // the browser answers nothing at all: the connection
-)
-
 // busyCheck asks, shortly before an eval's deadline, whether the page
 // answers a trivial evaluate, and whether its renderer answers an
 // interrupt. It makes no call for an eval that ends sooner, so the healthy
@@ -47,7 +35,7 @@ type busyCheck struct {
 	cancel context.CancelFunc // ends the probe early
 	done   chan struct{}
 	ran    bool
-	health pageHealth
+	cause  TimeoutCause
 	err    error
 }
 
@@ -61,7 +49,7 @@ func (w *Watcher) checkBusy(timeout time.Duration) *busyCheck {
 	deadline := time.Now().Add(timeout)
 	c.timer = time.AfterFunc(timeout-window, func() {
 		defer close(c.done)
-		c.health, c.err = w.busy(ctx, deadline)
+		c.cause, c.err = w.busy(ctx, deadline)
 	})
 	return c
 }
@@ -81,75 +69,67 @@ func (c *busyCheck) stop(answered bool) {
 	c.ran = true
 }
 
-// timedOut says what the tab was doing when an eval ran out of time, so a
-// caller can tell a slow page from a stuck script or a hung renderer, and
-// stops a runaway script when Options.TerminateOnTimeout asks for it.
-func (w *Watcher) timedOut(c *busyCheck) string {
+// timedOut completes the error of an eval that ran out of time with what
+// the tab was doing, so a caller can tell a slow page from a stuck script
+// or a hung renderer, and stops a runaway script when
+// Options.TerminateOnTimeout asks for it.
+func (w *Watcher) timedOut(c *busyCheck, limit time.Duration) *timeoutError {
 	s := w.State()
+	cause := TimeoutUnknown
 	switch {
-	case !s.Committed && s.URL == "":
-		return "tab still loading"
 	case !s.Committed:
-		return "tab still loading " + s.URL
-	case !c.ran || c.err != nil:
-		return "page " + s.URL + " is loaded: a script is busy or a promise never settled"
-	case c.health == answers:
-		return "page " + s.URL + " answers, but the eval's promise never settled"
-	case c.health == hidden:
-		return "page " + s.URL + " answers, but the eval's promise never settled; the page is hidden, as a background " +
-			"tab is, where requestAnimationFrame does not run: Page.bringToFront (proto.PageBringToFront) shows it"
-	case c.health == frozen:
-		return "page " + s.URL + " answers, but the eval's promise never settled; the page is frozen, so it runs no " +
-			"timers: resume it with Page.setWebLifecycleState active (proto.PageSetWebLifecycleState)"
-	case c.health == silent && (!w.terminate || w.terminateScript() != nil):
-		return "the browser answers nothing at all, not even Browser.getVersion: the connection may have gone silent, " +
-			"as behind a proxy that stopped forwarding; set Options.Heartbeat to notice that and fail at once"
-	case c.health == silent:
-		// The terminate answered: the connection lives, a script was busy.
-		return "busy running script on committed page " + s.URL + ": script terminated, the tab answers again"
-	case c.health == hung:
-		return "renderer of page " + s.URL + " answers nothing, not even an interrupt: a JavaScript dialog " +
-			"opened before Watch (Watcher.HandleDialog closes it), or the renderer hangs outside JavaScript " +
-			"(close it with Watcher.CloseTab and open a new one)"
-	case !w.terminate:
-		return "busy running script on committed page " + s.URL +
-			": set Options.TerminateOnTimeout or call Runtime.terminateExecution to stop it"
+		cause = TimeoutLoading
+	case c.ran && c.err == nil:
+		cause = c.cause
 	}
-	busy := "busy running script on committed page " + s.URL
+	if cause == TimeoutSilent && w.terminate && w.terminateScript() == nil {
+		// The terminate answered: the connection lives, a script was busy.
+		return &timeoutError{Limit: limit, Cause: TimeoutBusyScript,
+			Doing: TimeoutBusyScript.Describe(s.URL) + ": script terminated, the tab answers again"}
+	}
+	te := &timeoutError{Limit: limit, Cause: cause, Doing: cause.Describe(s.URL), Advice: timeoutAdvice(cause)}
+	if cause != TimeoutBusyScript || !w.terminate {
+		return te
+	}
+	te.Advice = ""
 	switch err := w.terminateScript(); {
 	case err == nil:
-		return busy + ": script terminated, the tab answers again"
+		te.Doing += ": script terminated, the tab answers again"
 	case errors.Is(err, context.DeadlineExceeded):
 		// The request is out; Chrome acts on it when it gets to it.
-		return busy + ": terminating the script, unconfirmed after " + terminateTimeout.String()
+		te.Doing += ": terminating the script, unconfirmed after " + terminateTimeout.String()
 	default:
-		return busy + ": terminating the script failed: reload the tab (Watcher.Reload)"
+		te.Doing += ": terminating the script failed"
+		te.Advice = "reload the tab (Watcher.Reload)"
 	}
+	return te
+}
+
+// timeoutAdvice names the call that ends a cause, if any.
+func timeoutAdvice(cause TimeoutCause) string {
+	switch cause {
+	case TimeoutHidden:
+		return "Page.bringToFront (proto.PageBringToFront) shows it"
+	case TimeoutFrozen:
+		return "resume it with Page.setWebLifecycleState active (proto.PageSetWebLifecycleState)"
+	case TimeoutBusyScript:
+		return "set Options.TerminateOnTimeout or call Runtime.terminateExecution to stop it"
+	case TimeoutHung:
+		return "Watcher.HandleDialog closes a dialog; otherwise close the tab with Watcher.CloseTab and open a new one"
+	case TimeoutSilent:
+		return "set Options.Heartbeat to notice a silent connection and fail at once"
+	}
+	return ""
 }
 
 // busy finds out, by deadline, why the eval has not answered. It sends
-// three probes at once, measured on Chromium 156:
-//
-//   - document.visibilityState, an evaluate that awaits nothing: it answers
-//     unless script holds the main thread or the renderer hangs;
-//   - Performance.getMetrics, which Chrome dispatches as an interrupt: it
-//     answers in about a millisecond while a script loops, but not when the
-//     renderer hangs outside JavaScript (chrome://hang), where
-//     Runtime.terminateExecution goes unanswered too, nor while a dialog
-//     that opened before Watch holds the page;
-//   - Browser.getVersion, which the browser process answers whatever the
-//     tabs do: when it goes unanswered too, the connection is silent;
-//   - a promise of a zero-delay timer: a page frozen by
-//     Page.setWebLifecycleState answers evaluates but runs no timers (and
-//     Chrome sends no event when it freezes), while a background tab runs
-//     timers but no animation frames (and no event tells that either).
-//
-// A tab in its first load holds every renderer command, so it is not
-// asked. err is set when the probe could not tell, e.g. because the tab is
-// refused or closing.
-func (w *Watcher) busy(ctx context.Context, deadline time.Time) (pageHealth, error) {
+// the four probes of [tabstate.Probes] at once and lets
+// [tabstate.Diagnose] read their answers. A tab in its first load holds
+// every renderer command, so it is not asked. err is set when the probes
+// could not tell, e.g. because the tab is refused or closing.
+func (w *Watcher) busy(ctx context.Context, deadline time.Time) (TimeoutCause, error) {
 	if !w.State().Committed {
-		return answers, errNotProbed
+		return TimeoutLoading, errNotProbed
 	}
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
@@ -163,13 +143,13 @@ func (w *Watcher) busy(ctx context.Context, deadline time.Time) (pageHealth, err
 		},
 		func() error {
 			return w.probe(w.page.Context(ctx), func(p *rod.Page) error {
-				_, err := proto.PerformanceGetMetrics{}.Call(p)
+				_, err := proto.RuntimeEvaluate{Expression: "new Promise(r => setTimeout(r, 0))", AwaitPromise: true}.Call(p)
 				return err
 			})
 		},
 		func() error {
 			return w.probe(w.page.Context(ctx), func(p *rod.Page) error {
-				_, err := proto.RuntimeEvaluate{Expression: "new Promise(r => setTimeout(r, 0))", AwaitPromise: true}.Call(p)
+				_, err := proto.PerformanceGetMetrics{}.Call(p)
 				return err
 			})
 		},
@@ -178,30 +158,14 @@ func (w *Watcher) busy(ctx context.Context, deadline time.Time) (pageHealth, err
 			return err
 		},
 	)
-	timedOut := func(err error) bool {
-		return errors.Is(ctx.Err(), context.DeadlineExceeded) && errors.Is(err, context.DeadlineExceeded)
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return TimeoutUnknown, errNotProbed // the eval answered, or the watcher closed
 	}
-	switch {
-	case errs[0] == nil && visibility.Result.Value.Str() != "hidden":
-		return answers, nil
-	case errs[0] == nil && errs[2] == nil:
-		return hidden, nil
-	case errs[0] == nil && timedOut(errs[2]):
-		return frozen, nil
-	case errs[0] == nil:
-		return answers, nil
-	case !timedOut(errs[0]):
-		return answers, errs[0]
-	case timedOut(errs[1]) && timedOut(errs[3]):
-		// Nothing came back at all; any answer would have proved the
-		// connection alive. (A badly overloaded machine looks so too.)
-		return silent, nil
-	case errs[1] == nil:
-		return busyJS, nil
-	case timedOut(errs[1]):
-		return hung, nil
+	p := tabstate.Probes{Evaluate: errs[0], Timer: errs[1], Interrupt: errs[2], Browser: errs[3]}
+	if errs[0] == nil {
+		p.Visibility = visibility.Result.Value.Str()
 	}
-	return busyJS, errs[1]
+	return tabstate.Diagnose(p)
 }
 
 // terminateScript stops the script running on the page. Chrome handles

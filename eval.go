@@ -47,5 +47,28 @@ var (
 	deadlineError   = tabstate.DeadlineError
 )
 
-// timeoutError is the error of a call that ran out of time.
-type timeoutError = tabstate.TimeoutError
+// TimeoutError is the error of a call that ran out of time: its Cause says
+// what the watcher found the tab doing, its Problem the error without the
+// advice, for a program that names its own remedy. See
+// [tabstate.TimeoutError].
+type TimeoutError = tabstate.TimeoutError
+
+// TimeoutCause is what a watcher found a tab doing when a call on it ran
+// out of time; see [tabstate.TimeoutCause].
+type TimeoutCause = tabstate.TimeoutCause
+
+// The causes of a timeout; see [tabstate.TimeoutCause].
+const (
+	TimeoutUnknown    = tabstate.TimeoutUnknown
+	TimeoutLoading    = tabstate.TimeoutLoading
+	TimeoutUnsettled  = tabstate.TimeoutUnsettled
+	TimeoutHidden     = tabstate.TimeoutHidden
+	TimeoutFrozen     = tabstate.TimeoutFrozen
+	TimeoutBusyScript = tabstate.TimeoutBusyScript
+	TimeoutHung       = tabstate.TimeoutHung
+	TimeoutSilent     = tabstate.TimeoutSilent
+)
+
+// timeoutError is TimeoutError, under the name the watcher's code reads
+// best with.
+type timeoutError = TimeoutError

@@ -153,7 +153,7 @@ func (w *Watcher) finish(parent, tctx context.Context, err error, check *busyChe
 	err = w.explain(deadlineError(parent, tctx, w.classify(err)))
 	var te *timeoutError
 	if errors.As(err, &te) {
-		err = &timeoutError{Limit: te.Limit, Doing: w.timedOut(check)}
+		err = w.timedOut(check, te.Limit)
 		w.logf("tabguard: eval timed out", err)
 	}
 	return err

@@ -3,18 +3,20 @@ package chromedpguard
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/performance"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/tabguard/tabguard/tabstate"
 )
 
 const (
 	// busyProbeWindow is how long before an eval's deadline the watcher
 	// asks whether the page still answers, so the answer is there when the
 	// deadline passes (at most half the timeout).
-	busyProbeWindow = 250 * time.Millisecond
+	busyProbeWindow = time.Second
 	// terminateTimeout bounds Runtime.terminateExecution, which Chrome
 	// answers in milliseconds even while a loop holds the main thread.
 	terminateTimeout = 100 * time.Millisecond
@@ -26,19 +28,6 @@ const (
 // errNotProbed marks a busy check that did not ask the page.
 var errNotProbed = errors.New("not probed")
 
-// pageHealth is what the busy check found of a page that has not answered
-// an eval in time.
-type pageHealth int
-
-const (
-	answers pageHealth = iota // only the eval's promise is pending
-	hidden                    // it answers, but no animation frames run
-	frozen                    // it answers, but no timers run either
-	busyJS                    // JavaScript holds the main thread
-	hung                      // the renderer answers nothing, not even an interrupt
-	silent                    // the browser answers nothing at all
-)
-
 // busyCheck asks, shortly before an eval's deadline, whether the page
 // answers. It makes no call for an eval that ends sooner: the healthy path
 // pays for a timer only.
@@ -47,7 +36,7 @@ type busyCheck struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	ran    bool
-	health pageHealth
+	cause  TimeoutCause
 	err    error
 }
 
@@ -59,7 +48,7 @@ func (w *Watcher) checkBusy(timeout time.Duration) *busyCheck {
 	deadline := time.Now().Add(timeout)
 	c.timer = time.AfterFunc(timeout-window, func() {
 		defer close(c.done)
-		c.health, c.err = w.busy(ctx, deadline)
+		c.cause, c.err = w.busy(ctx, deadline)
 	})
 	return c
 }
@@ -78,60 +67,66 @@ func (c *busyCheck) stop(answered bool) {
 	c.ran = true
 }
 
-// timedOut says what the tab was doing when a call ran out of time, and
-// stops a runaway script when Options.TerminateOnTimeout asks for it. The
-// messages are the rod backend's, with chromedp's names for the calls.
-func (w *Watcher) timedOut(c *busyCheck) string {
+// timedOut completes the error of a call that ran out of time with what
+// the tab was doing, and stops a runaway script when
+// Options.TerminateOnTimeout asks for it. The causes are the rod backend's;
+// the advice names chromedp's calls.
+func (w *Watcher) timedOut(c *busyCheck, limit time.Duration) *TimeoutError {
 	s := w.State()
+	cause := TimeoutUnknown
 	switch {
-	case !s.Committed && s.URL == "":
-		return "tab still loading"
 	case !s.Committed:
-		return "tab still loading " + s.URL
-	case !c.ran || c.err != nil:
-		return "page " + s.URL + " is loaded: a script is busy or a promise never settled"
-	case c.health == answers:
-		return "page " + s.URL + " answers, but the eval's promise never settled"
-	case c.health == hidden:
-		return "page " + s.URL + " answers, but the eval's promise never settled; the page is hidden, as a background " +
-			"tab is, where requestAnimationFrame does not run: Page.bringToFront (page.BringToFront) shows it"
-	case c.health == frozen:
-		return "page " + s.URL + " answers, but the eval's promise never settled; the page is frozen, so it runs no " +
-			"timers: resume it with Page.setWebLifecycleState active (page.SetWebLifecycleState)"
-	case c.health == silent && (!w.terminate || w.terminateScript() != nil):
-		return "the browser answers nothing at all, not even Browser.getVersion: the connection may have gone silent, " +
-			"as behind a proxy that stopped forwarding; set Options.Heartbeat to notice that and fail at once"
-	case c.health == silent:
-		return "busy running script on committed page " + s.URL + ": script terminated, the tab answers again"
-	case c.health == hung:
-		return "renderer of page " + s.URL + " answers nothing, not even an interrupt: a JavaScript dialog " +
-			"opened before Watch (Watcher.HandleDialog closes it), or the renderer hangs outside JavaScript " +
-			"(close it by cancelling its chromedp context and open a new one)"
-	case !w.terminate:
-		return "busy running script on committed page " + s.URL +
-			": set Options.TerminateOnTimeout or call Runtime.terminateExecution to stop it"
+		cause = TimeoutLoading
+	case c.ran && c.err == nil:
+		cause = c.cause
 	}
-	busy := "busy running script on committed page " + s.URL
+	if cause == TimeoutSilent && w.terminate && w.terminateScript() == nil {
+		// The terminate answered: the connection lives, a script was busy.
+		return &TimeoutError{Limit: limit, Cause: TimeoutBusyScript,
+			Doing: TimeoutBusyScript.Describe(s.URL) + ": script terminated, the tab answers again"}
+	}
+	te := &TimeoutError{Limit: limit, Cause: cause, Doing: cause.Describe(s.URL), Advice: timeoutAdvice(cause)}
+	if cause != TimeoutBusyScript || !w.terminate {
+		return te
+	}
+	te.Advice = ""
 	switch err := w.terminateScript(); {
 	case err == nil:
-		return busy + ": script terminated, the tab answers again"
+		te.Doing += ": script terminated, the tab answers again"
 	case errors.Is(err, context.DeadlineExceeded):
-		return busy + ": terminating the script, unconfirmed after " + terminateTimeout.String()
+		// The request is out; Chrome acts on it when it gets to it.
+		te.Doing += ": terminating the script, unconfirmed after " + terminateTimeout.String()
 	default:
-		return busy + ": terminating the script failed: reload the tab (Watcher.Reload)"
+		te.Doing += ": terminating the script failed"
+		te.Advice = "reload the tab (Watcher.Reload)"
 	}
+	return te
 }
 
-// busy finds out, by deadline, why the eval has not answered, with four
-// probes at once (measured on Chromium 156 for the rod backend):
-// document.visibilityState answers unless script holds the main thread or
-// the renderer hangs; Performance.getMetrics answers mid-loop but not from
-// a hung renderer; Browser.getVersion answers whatever the tabs do, so its
-// silence means the connection's; a zero-delay timer's promise settles
-// unless the page is frozen. A tab in its first load is not asked.
-func (w *Watcher) busy(ctx context.Context, deadline time.Time) (pageHealth, error) {
+// timeoutAdvice names the chromedp call that ends a cause, if any.
+func timeoutAdvice(cause TimeoutCause) string {
+	switch cause {
+	case TimeoutHidden:
+		return "Page.bringToFront (page.BringToFront) shows it"
+	case TimeoutFrozen:
+		return "resume it with Page.setWebLifecycleState active (page.SetWebLifecycleState)"
+	case TimeoutBusyScript:
+		return "set Options.TerminateOnTimeout or call Runtime.terminateExecution (runtime.TerminateExecution) to stop it"
+	case TimeoutHung:
+		return "Watcher.HandleDialog closes a dialog; otherwise close the tab by cancelling its chromedp context and open a new one"
+	case TimeoutSilent:
+		return "set Options.Heartbeat to notice a silent connection and fail at once"
+	}
+	return ""
+}
+
+// busy finds out, by deadline, why the eval has not answered. It sends
+// the four probes of [tabstate.Probes] at once and lets [tabstate.Diagnose]
+// read their answers. A tab in its first load is not asked. err is set when
+// the probes could not tell.
+func (w *Watcher) busy(ctx context.Context, deadline time.Time) (TimeoutCause, error) {
 	if !w.State().Committed {
-		return answers, errNotProbed
+		return TimeoutLoading, errNotProbed
 	}
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
@@ -146,42 +141,27 @@ func (w *Watcher) busy(ctx context.Context, deadline time.Time) (pageHealth, err
 		},
 		func() error {
 			return w.probe(ctx, func(ctx context.Context) error {
-				_, err := cdp.Call(ctx, w.target, performance.GetMetrics, cdp.Empty{})
-				return err
-			})
-		},
-		func() error {
-			return w.probe(ctx, func(ctx context.Context) error {
 				_, err := cdp.Call(ctx, w.target, runtime.Evaluate, runtime.EvaluateParams{
 					Expression: "new Promise(r => setTimeout(r, 0))", AwaitPromise: ptr(true)})
 				return err
 			})
 		},
+		func() error {
+			return w.probe(ctx, func(ctx context.Context) error {
+				_, err := cdp.Call(ctx, w.target, performance.GetMetrics, cdp.Empty{})
+				return err
+			})
+		},
 		func() error { return w.bw.browser.Call(ctx, "Browser.getVersion", nil, nil) },
 	)
-	timedOut := func(err error) bool {
-		return errors.Is(ctx.Err(), context.DeadlineExceeded) && errors.Is(err, context.DeadlineExceeded)
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return TimeoutUnknown, errNotProbed // the eval answered, or the watcher closed
 	}
-	isHidden := errs[0] == nil && visibility.Result != nil && string(visibility.Result.Value) == `"hidden"`
-	switch {
-	case errs[0] == nil && !isHidden:
-		return answers, nil
-	case errs[0] == nil && errs[2] == nil:
-		return hidden, nil
-	case errs[0] == nil && timedOut(errs[2]):
-		return frozen, nil
-	case errs[0] == nil:
-		return answers, nil
-	case !timedOut(errs[0]):
-		return answers, errs[0]
-	case timedOut(errs[1]) && timedOut(errs[3]):
-		return silent, nil
-	case errs[1] == nil:
-		return busyJS, nil
-	case timedOut(errs[1]):
-		return hung, nil
+	p := tabstate.Probes{Evaluate: errs[0], Timer: errs[1], Interrupt: errs[2], Browser: errs[3]}
+	if errs[0] == nil && visibility.Result != nil {
+		p.Visibility = strings.Trim(string(visibility.Result.Value), `"`)
 	}
-	return busyJS, errs[1]
+	return tabstate.Diagnose(p)
 }
 
 // terminateScript stops the script running on the page; Chrome answers

@@ -61,7 +61,25 @@ type BlockedError = tabstate.BlockedError
 
 // TimeoutError is the error of a call that ran out of time, saying what the
 // tab was doing. It matches [ErrEvalTimeout] and context.DeadlineExceeded.
+// Its Cause is what the watcher found, its Problem the error without the
+// advice, for a program that names its own remedy.
 type TimeoutError = tabstate.TimeoutError
+
+// TimeoutCause is what a watcher found a tab doing when a call on it ran
+// out of time; see [tabstate.TimeoutCause].
+type TimeoutCause = tabstate.TimeoutCause
+
+// The causes of a timeout; see [tabstate.TimeoutCause].
+const (
+	TimeoutUnknown    = tabstate.TimeoutUnknown
+	TimeoutLoading    = tabstate.TimeoutLoading
+	TimeoutUnsettled  = tabstate.TimeoutUnsettled
+	TimeoutHidden     = tabstate.TimeoutHidden
+	TimeoutFrozen     = tabstate.TimeoutFrozen
+	TimeoutBusyScript = tabstate.TimeoutBusyScript
+	TimeoutHung       = tabstate.TimeoutHung
+	TimeoutSilent     = tabstate.TimeoutSilent
+)
 
 // ConnectionError reports that the connection a [NewRemoteAllocator]
 // browser runs on ended, and why; it matches [ErrBrowserGone].

@@ -160,7 +160,9 @@ func (w *Watcher) finish(parent, tctx context.Context, err error, check *busyChe
 	err = w.explain(w.deadlineError(parent, tctx, w.classify(err)))
 	var te *TimeoutError
 	if errors.As(err, &te) {
-		err = &TimeoutError{Op: te.Op, Limit: te.Limit, Doing: w.timedOut(check)}
+		to := w.timedOut(check, te.Limit)
+		to.Op = te.Op
+		err = to
 		w.logf("tabguard: eval timed out", err)
 	}
 	return err

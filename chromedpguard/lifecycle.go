@@ -42,7 +42,7 @@ func (w *Watcher) Navigate(ctx context.Context, url string) error {
 		case err != nil:
 			return "", false, err
 		case res.ErrorText != "":
-			return "", false, &BlockedError{Reason: ErrNoDocument, URL: url, Detail: res.ErrorText}
+			return "", false, w.loadFailed(ctx, url, res.ErrorText)
 		}
 		// No loader: a same-document navigation, with nothing to load.
 		return string(res.LoaderID), res.LoaderID == "", nil
@@ -81,10 +81,41 @@ func (w *Watcher) load(ctx context.Context, op string, start func(context.Contex
 		if serr := w.stopLoading(); serr != nil {
 			stopped = "stopping the load failed: " + serr.Error()
 		}
-		err = &TimeoutError{Op: op, Limit: te.Limit, Doing: "tab still loading " + url + "; " + stopped}
+		err = &TimeoutError{Op: op, Limit: te.Limit, Cause: TimeoutLoading,
+			Doing: TimeoutLoading.Describe(url) + "; " + stopped}
 		w.logf("tabguard: load timed out", err)
 	}
 	return err
+}
+
+// loadFailed is the error of a navigation to url that Chrome's reply says
+// failed with errorText. A renderer that dies under the navigation makes
+// Chrome abort it, and the reply (net::ERR_ABORTED, or net::ERR_FAILED) may
+// come before the crash event: the crash, the real reason, wins when it
+// arrives within eventGrace.
+func (w *Watcher) loadFailed(ctx context.Context, url, errorText string) error {
+	failed := &BlockedError{Reason: ErrNoDocument, URL: url, Detail: errorText}
+	generic := errorText == "net::ERR_ABORTED" || errorText == "net::ERR_FAILED"
+	timer := time.NewTimer(eventGrace)
+	defer timer.Stop()
+	for {
+		w.mu.Lock()
+		crashed, ch := w.tab.State().Crashed, w.changed
+		w.mu.Unlock()
+		switch {
+		case crashed:
+			return w.explain(w.blocked(ErrTabCrashed))
+		case !generic:
+			return failed
+		}
+		select {
+		case <-ch:
+		case <-timer.C:
+			return failed
+		case <-ctx.Done():
+			return failed
+		}
+	}
 }
 
 // awaitCommit waits until a navigation that started after navigation n0,

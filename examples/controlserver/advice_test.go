@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/tabguard/tabguard"
@@ -42,6 +43,16 @@ func TestAPIError(t *testing.T) {
 			"URL not allowed: file:///x: the file: scheme is not allowed: the server does not open it (see -allow-schemes, -allowed-origins, -blocked-origins)"},
 		{"bad request", badRequest("missing tab"), http.StatusBadRequest, "missing tab"},
 		{"unknown tab", fmt.Errorf("%w %q", errUnknownTab, "x"), http.StatusBadRequest, `unknown tab "x"`},
+		{"timeout, hung renderer", &tabguard.TimeoutError{Limit: time.Second, Cause: tabguard.TimeoutHung,
+			Doing: "renderer of page http://x/ answers nothing", Advice: "close the tab with Watcher.CloseTab"}, http.StatusGatewayTimeout,
+			"eval timed out after 1s (renderer of page http://x/ answers nothing): POST /browser/dialog if a dialog is open; " +
+				"otherwise POST /browser/close and open a new tab with POST /browser/tabs"},
+		{"timeout, unsettled promise", &tabguard.TimeoutError{Limit: time.Second, Cause: tabguard.TimeoutUnsettled,
+			Doing: "page http://x/ answers, but the eval's promise never settled"}, http.StatusGatewayTimeout,
+			"eval timed out after 1s (page http://x/ answers, but the eval's promise never settled)"},
+		{"timeout, silent browser", fmt.Errorf("read: %w", &tabguard.TimeoutError{Limit: time.Second, Cause: tabguard.TimeoutSilent,
+			Advice: "set Options.Heartbeat"}), http.StatusGatewayTimeout,
+			"eval timed out after 1s: the server's browser does not answer: restart the server"},
 		{"other", errors.New("decode result: bad"), http.StatusInternalServerError, "decode result: bad"},
 	}
 	for _, tt := range tests {

@@ -14,12 +14,20 @@ var errUnknownTab = errors.New("unknown tab")
 // fixes it. The library's own advice names its Go calls, which a model
 // does not have.
 func toolError(err error) error {
-	var be *tabguard.BlockedError
+	var (
+		be *tabguard.BlockedError
+		te *tabguard.TimeoutError
+	)
 	switch {
 	case err == nil:
 		return nil
 	case errors.As(err, &be):
 		return errors.New(be.Problem() + ": " + advice(be.Reason))
+	case errors.As(err, &te):
+		if a := timeoutAdvice(te.Cause); a != "" {
+			return errors.New(te.Problem() + ": " + a)
+		}
+		return errors.New(te.Problem())
 	case errors.Is(err, tabguard.ErrNoDialog):
 		return errors.New("no JavaScript dialog is open: nothing to handle")
 	case errors.Is(err, tabguard.ErrSnapshotGone):
@@ -28,6 +36,21 @@ func toolError(err error) error {
 		return fmt.Errorf("%v: the server does not open it", err)
 	}
 	return err
+}
+
+// timeoutAdvice names the tool that ends what held a call past its
+// deadline, if any. The server stops runaway scripts itself
+// (TerminateOnTimeout), so a busy script needs nothing but a retry.
+func timeoutAdvice(cause tabguard.TimeoutCause) string {
+	switch cause {
+	case tabguard.TimeoutHung:
+		return "call handle_dialog if a dialog is open; otherwise call close_tab and open_tab"
+	case tabguard.TimeoutSilent:
+		return "the server's browser does not answer: restart the server"
+	case tabguard.TimeoutBusyScript, tabguard.TimeoutLoading, tabguard.TimeoutUnknown:
+		return "retry the call"
+	}
+	return ""
 }
 
 // advice names the tool that ends a refusal.

@@ -1,0 +1,193 @@
+package chromedpguard_test
+
+import (
+	"encoding/binary"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// faultProxy forwards TCP between DevTools clients and a real browser, all
+// on 127.0.0.1, and adds the failures a browser pool or a proxy in front of
+// one brings: it stops forwarding, resets, writes bytes of its own into the
+// upgraded socket, closes connections that stay idle, or never admits them.
+type faultProxy struct {
+	ln     net.Listener
+	target string // host:port of the browser
+	// reapIdle closes a connection whose client sent nothing for that long.
+	reapIdle time.Duration
+	// queue holds every connection without ever reaching the browser.
+	queue bool
+
+	mu     sync.Mutex
+	conns  []*proxyConn
+	closed chan struct{} // closed when a queued client closes its socket
+	wg     sync.WaitGroup
+}
+
+type proxyConn struct {
+	client, server net.Conn
+	stall          chan struct{} // closed to stop forwarding both ways
+	lastSent       atomic.Int64  // unix nanoseconds of the client's last bytes
+}
+
+// startProxy listens on 127.0.0.1 in front of target and stops when t ends.
+func startProxy(t *testing.T, target string, configure func(*faultProxy)) *faultProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	p := &faultProxy{ln: ln, target: target, closed: make(chan struct{})}
+	if configure != nil {
+		configure(p)
+	}
+	p.wg.Add(1)
+	go p.accept()
+	t.Cleanup(p.close)
+	return p
+}
+
+// url is wsURL, a browser's DevTools URL, pointed at the proxy.
+func (p *faultProxy) url(wsURL string) string {
+	return strings.Replace(wsURL, p.target, p.ln.Addr().String(), 1)
+}
+
+func (p *faultProxy) accept() {
+	defer p.wg.Done()
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			p.serve(c)
+		}()
+	}
+}
+
+func (p *faultProxy) serve(client net.Conn) {
+	if p.queue {
+		// A full pool: hold the socket, answer nothing, notice the close.
+		_, _ = io.Copy(io.Discard, client)
+		_ = client.Close()
+		select {
+		case <-p.closed:
+		default:
+			close(p.closed)
+		}
+		return
+	}
+	server, err := net.Dial("tcp", p.target)
+	if err != nil {
+		_ = client.Close()
+		return
+	}
+	pc := &proxyConn{client: client, server: server, stall: make(chan struct{})}
+	pc.lastSent.Store(time.Now().UnixNano())
+	p.mu.Lock()
+	p.conns = append(p.conns, pc)
+	p.mu.Unlock()
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); pc.pipe(server, client, true) }()
+	go func() { defer wg.Done(); pc.pipe(client, server, false) }()
+	if p.reapIdle > 0 {
+		wg.Add(1)
+		go func() { defer wg.Done(); pc.reap(p.reapIdle) }()
+	}
+	wg.Wait()
+}
+
+// pipe copies src to dst until either ends; once stalled it holds what it
+// read, keeping both sockets open.
+func (pc *proxyConn) pipe(dst, src net.Conn, fromClient bool) {
+	defer dst.Close()
+	defer src.Close()
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			if fromClient {
+				pc.lastSent.Store(time.Now().UnixNano())
+			}
+			select {
+			case <-pc.stall:
+				_, _ = io.Copy(io.Discard, src) // swallow everything from now on
+				return
+			default:
+			}
+			if _, err := dst.Write(buf[:n]); err != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// reap closes the connection once its client sent nothing for idle.
+func (pc *proxyConn) reap(idle time.Duration) {
+	for {
+		time.Sleep(idle / 10)
+		if time.Since(time.Unix(0, pc.lastSent.Load())) > idle {
+			_ = pc.client.Close()
+			_ = pc.server.Close()
+			return
+		}
+	}
+}
+
+// each runs f on every connection the proxy forwards.
+func (p *faultProxy) each(f func(*proxyConn)) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, pc := range p.conns {
+		f(pc)
+	}
+}
+
+// stallAll stops forwarding in both directions and keeps the sockets open.
+func (p *faultProxy) stallAll() { p.each(func(pc *proxyConn) { close(pc.stall) }) }
+
+// resetAll ends each client's socket with a TCP reset.
+func (p *faultProxy) resetAll() {
+	p.each(func(pc *proxyConn) {
+		if tc, ok := pc.client.(*net.TCPConn); ok {
+			_ = tc.SetLinger(0)
+		}
+		_ = pc.client.Close()
+	})
+}
+
+// sendAll stops forwarding, writes raw bytes to each client and closes
+// it, as browserless does at its session timeout.
+func (p *faultProxy) sendAll(raw []byte) {
+	p.each(func(pc *proxyConn) {
+		close(pc.stall)
+		time.Sleep(20 * time.Millisecond) // let a frame under way finish
+		_, _ = pc.client.Write(raw)
+		_ = pc.client.Close()
+	})
+}
+
+// closeFrame is a WebSocket close frame from a server, with code and text.
+func closeFrame(code uint16, text string) []byte {
+	payload := binary.BigEndian.AppendUint16(nil, code)
+	payload = append(payload, text...)
+	return append([]byte{0x88, byte(len(payload))}, payload...)
+}
+
+// close stops the proxy and ends every connection.
+func (p *faultProxy) close() {
+	_ = p.ln.Close()
+	p.each(func(pc *proxyConn) { _ = pc.client.Close(); _ = pc.server.Close() })
+	p.wg.Wait()
+}

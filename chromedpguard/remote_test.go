@@ -1,0 +1,229 @@
+package chromedpguard_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard/chromedpguard"
+)
+
+// remoteChromium is a Chromium process started on its own, listening for
+// DevTools on a free port of 127.0.0.1, as a browser in a pool runs.
+type remoteChromium struct {
+	cmd   *exec.Cmd
+	wsURL string
+	host  string // 127.0.0.1:port
+}
+
+var devToolsLine = regexp.MustCompile(`^DevTools listening on (ws://(127\.0\.0\.1:\d+)/devtools/browser/\S+)`)
+
+// startRemoteChromium starts headless Chromium in its own process group
+// and returns once it prints its DevTools URL; it is killed when t ends.
+func startRemoteChromium(t *testing.T) *remoteChromium {
+	t.Helper()
+	bin := os.Getenv("TABGUARD_BROWSER")
+	if bin == "" {
+		var err error
+		bin, err = exec.LookPath("chromium")
+		require.NoError(t, err, "no Chromium found: install the chromium package or set TABGUARD_BROWSER")
+	}
+	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+		"--no-first-run", "--disable-background-networking", "--disable-component-update",
+		"--disable-sync", "--user-data-dir="+t.TempDir(),
+		"--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", "about:blank")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // so kill reaches its helpers too
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	r := &remoteChromium{cmd: cmd}
+	t.Cleanup(func() { r.kill(t) })
+	found := make(chan []string, 1)
+	go func() { // ends when the process closes stderr, at exit
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := devToolsLine.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case found <- m:
+				default:
+				}
+			}
+		}
+	}()
+	select {
+	case m := <-found:
+		r.wsURL, r.host = m[1], m[2]
+	case <-time.After(20 * time.Second):
+		t.Fatal("Chromium printed no DevTools URL within 20s")
+	}
+	return r
+}
+
+// kill ends the process group and reaps the browser.
+func (r *remoteChromium) kill(t *testing.T) {
+	t.Helper()
+	if err := syscall.Kill(-r.cmd.Process.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		t.Errorf("kill Chromium %d: %v", r.cmd.Process.Pid, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- r.cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Errorf("Chromium %d still running 5s after SIGKILL", r.cmd.Process.Pid)
+	}
+}
+
+// poolFixture is a real Chromium behind a faultProxy, reached through
+// NewRemoteAllocator, with one loaded tab watched through a BrowserWatcher.
+type poolFixture struct {
+	proxy *faultProxy
+	tab   context.Context
+	w     *chromedpguard.Watcher
+}
+
+func newPoolFixture(t *testing.T, opts *chromedpguard.Options, configure func(*faultProxy)) *poolFixture {
+	t.Helper()
+	remote := startRemoteChromium(t)
+	f := &poolFixture{proxy: startProxy(t, remote.host, configure)}
+	actx, cancelAlloc := chromedpguard.NewRemoteAllocator(context.Background(), f.proxy.url(remote.wsURL))
+	t.Cleanup(cancelAlloc)
+	tab, cancel := chromedp.NewContext(actx, chromedp.WithErrorf(func(string, ...any) {}))
+	t.Cleanup(cancel)
+	require.NoError(t, chromedp.Do(tab), "connect and open a tab")
+	f.tab = tab
+	bw, err := chromedpguard.WatchBrowser(tab, opts)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = bw.Close() })
+	f.w, err = bw.Watch(tab)
+	require.NoError(t, err)
+	require.NoError(t, f.w.Navigate(within(t, 10*time.Second), serve(t).URL))
+	return f
+}
+
+func TestRemoteFaults(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		heartbeat time.Duration
+		fault     func(p *faultProxy)
+		reason    string // the GoneReason the watchers report
+	}{
+		{"silent proxy, heartbeat 1s", time.Second, (*faultProxy).stallAll, "no answer from the browser for 1s"},
+		{"close frame", 0, func(p *faultProxy) { p.sendAll(closeFrame(1008, "session timed out")) },
+			`close frame 1008 "session timed out"`},
+		{"HTTP 408 written into the socket", 0, func(p *faultProxy) {
+			p.sendAll([]byte("HTTP/1.1 408 Request Timeout\r\nContent-Type: text/plain\r\n\r\nRequest Timeout"))
+		}, `not a WebSocket frame: "HTTP/1.1 408 Request Timeout"`},
+		{"reset", 0, (*faultProxy).resetAll, "connection reset"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := newPoolFixture(t, &chromedpguard.Options{EvalTimeout: time.Minute, Heartbeat: tt.heartbeat}, nil)
+			done := make(chan error, 1)
+			go func() {
+				_, err := f.w.Eval(within(t, time.Minute), `() => new Promise(() => {})`)
+				done <- err
+			}()
+			time.Sleep(300 * time.Millisecond) // let it reach the page
+			start := time.Now()
+			tt.fault(f.proxy)
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatal("the eval in flight did not answer within 30s")
+			}
+			elapsed := time.Since(start)
+			require.ErrorIs(t, err, chromedpguard.ErrBrowserGone, "the eval in flight")
+			assert.Equal(t, "browser is gone ("+tt.reason+"): reconnect to or relaunch the browser", err.Error())
+			_, err = f.w.Eval(within(t, 5*time.Second), `() => 1`)
+			require.ErrorIs(t, err, chromedpguard.ErrBrowserGone, "a new eval")
+			assert.Contains(t, err.Error(), tt.reason)
+			// chromedp's own call on the tab context: it has the reason too,
+			// or the bare context.Canceled of a context chromedp cancelled;
+			// over a silent connection that is still open, it waits out its
+			// deadline.
+			cctx, cancel := context.WithTimeout(f.tab, 2*time.Second)
+			defer cancel()
+			_, cerr := chromedp.CallBrowser(cctx, browser.GetVersion, cdp.Empty{})
+			t.Logf("in flight: %v after %v; a plain chromedp call after: %v", err, elapsed.Round(time.Millisecond), cerr)
+		})
+	}
+}
+
+// A pool that closes connections with no client traffic for 3 s keeps a
+// watcher's connection open when it beats every second.
+func TestHeartbeatKeepsIdleSessionAlive(t *testing.T) {
+	t.Parallel()
+	f := newPoolFixture(t, &chromedpguard.Options{Heartbeat: time.Second}, func(p *faultProxy) { p.reapIdle = 3 * time.Second })
+	time.Sleep(8 * time.Second) // idle, but for the heartbeat
+	res, err := f.w.Eval(within(t, 5*time.Second), `() => 6 * 7`)
+	require.NoError(t, err)
+	assert.Equal(t, "42", string(res.Value))
+}
+
+// With no heartbeat, a silent connection is noticed by no one: an eval
+// waits out its deadline and says what it probed, and nothing hangs.
+func TestSilentConnectionWithoutHeartbeat(t *testing.T) {
+	t.Parallel()
+	f := newPoolFixture(t, &chromedpguard.Options{EvalTimeout: time.Second}, nil)
+	f.proxy.stallAll()
+	_, err := f.w.Eval(within(t, 10*time.Second), `() => 1`)
+	require.ErrorIs(t, err, chromedpguard.ErrEvalTimeout)
+	var te *chromedpguard.TimeoutError
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, time.Second, te.Limit, "the eval's own deadline, not the test's")
+	assert.Equal(t, chromedpguard.TimeoutSilent, te.Cause)
+	assert.Contains(t, err.Error(), "nothing answered, not even the browser process")
+	assert.Contains(t, err.Error(), "Options.Heartbeat")
+}
+
+// The handshake is bounded by the first Run's context: a pool that queues
+// the connection and never admits it gets its socket closed.
+func TestRemoteHandshakeBounded(t *testing.T) {
+	t.Parallel()
+	p := startProxy(t, "127.0.0.1:1", func(p *faultProxy) { p.queue = true })
+	actx, cancelAlloc := chromedpguard.NewRemoteAllocator(context.Background(), "ws://"+p.ln.Addr().String()+"/devtools/browser/x?token=secret")
+	defer cancelAlloc()
+	tab, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancelRun := context.WithTimeout(tab, time.Second)
+	defer cancelRun()
+	err := chromedp.Do(ctx)
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, context.DeadlineExceeded), "err: %v", err)
+	assert.NotContains(t, err.Error(), "secret", "the token stays out of errors")
+	select {
+	case <-p.closed:
+	case <-time.After(2 * time.Second):
+		t.Fatal("the queued socket was not closed")
+	}
+}
+
+// An http:// endpoint is resolved through /json/version.
+func TestRemoteHTTPEndpoint(t *testing.T) {
+	t.Parallel()
+	remote := startRemoteChromium(t)
+	actx, cancelAlloc := chromedpguard.NewRemoteAllocator(context.Background(), "http://"+remote.host)
+	defer cancelAlloc()
+	tab, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	require.NoError(t, chromedp.Do(tab))
+	res, err := chromedp.CallBrowser(tab, browser.GetVersion, cdp.Empty{})
+	require.NoError(t, err)
+	assert.True(t, strings.Contains(res.Product, "Chrome"), res.Product)
+}

@@ -1,0 +1,141 @@
+package tabstate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// TimeoutCause is what a watcher found a tab doing when a call on it ran
+// out of time: [TimeoutError.Cause].
+type TimeoutCause uint8
+
+const (
+	// TimeoutUnknown: the watcher did not look, or could not tell.
+	TimeoutUnknown TimeoutCause = iota
+	// TimeoutLoading: no document was committed: the tab is still loading.
+	TimeoutLoading
+	// TimeoutUnsettled: the page answers; only the eval's promise never
+	// settled.
+	TimeoutUnsettled
+	// TimeoutHidden: as TimeoutUnsettled, on a hidden page (a background
+	// tab), where requestAnimationFrame does not run.
+	TimeoutHidden
+	// TimeoutFrozen: as TimeoutUnsettled, on a frozen page, which runs no
+	// timers.
+	TimeoutFrozen
+	// TimeoutBusyScript: JavaScript held the page's main thread.
+	TimeoutBusyScript
+	// TimeoutHung: the renderer answered nothing, not even an interrupt: a
+	// JavaScript dialog that opened before the watcher did holds it, or it
+	// hangs outside JavaScript.
+	TimeoutHung
+	// TimeoutSilent: nothing answered, not even the browser process: the
+	// connection went silent, or the machine is too loaded to answer.
+	TimeoutSilent
+)
+
+// String names the cause, as in "TimeoutBusyScript".
+func (c TimeoutCause) String() string {
+	switch c {
+	case TimeoutUnknown:
+		return "TimeoutUnknown"
+	case TimeoutLoading:
+		return "TimeoutLoading"
+	case TimeoutUnsettled:
+		return "TimeoutUnsettled"
+	case TimeoutHidden:
+		return "TimeoutHidden"
+	case TimeoutFrozen:
+		return "TimeoutFrozen"
+	case TimeoutBusyScript:
+		return "TimeoutBusyScript"
+	case TimeoutHung:
+		return "TimeoutHung"
+	case TimeoutSilent:
+		return "TimeoutSilent"
+	}
+	return fmt.Sprintf("TimeoutCause(%d)", int(c))
+}
+
+// Describe says what a tab at url was doing, for [TimeoutError.Doing]: the
+// cause in words, without advice, which is the watcher's to give.
+func (c TimeoutCause) Describe(url string) string {
+	switch c {
+	case TimeoutLoading:
+		if url == "" {
+			return "tab still loading"
+		}
+		return "tab still loading " + url
+	case TimeoutUnsettled:
+		return "page " + url + " answers, but the eval's promise never settled"
+	case TimeoutHidden:
+		return "page " + url + " answers, but the eval's promise never settled; the page is hidden, as a " +
+			"background tab is, where requestAnimationFrame does not run"
+	case TimeoutFrozen:
+		return "page " + url + " answers, but the eval's promise never settled; the page is frozen, so it runs no timers"
+	case TimeoutBusyScript:
+		return "busy running script on committed page " + url
+	case TimeoutHung:
+		return "renderer of page " + url + " answers nothing, not even an interrupt: a JavaScript dialog " +
+			"opened before the watcher did, or the renderer hangs outside JavaScript"
+	case TimeoutSilent:
+		return "nothing answered, not even the browser process (Browser.getVersion): the connection may have " +
+			"gone silent, as behind a proxy that stopped forwarding, or the machine is too loaded to answer"
+	}
+	return "page " + url + " is loaded: a script is busy or a promise never settled"
+}
+
+// Probes is what the checks a watcher sends to a committed page shortly
+// before a call's deadline found, for [Diagnose]. Each error is nil when
+// its check answered and matches [context.DeadlineExceeded] when it did not
+// answer by the deadline.
+type Probes struct {
+	// Evaluate is a Runtime.evaluate of document.visibilityState, which
+	// awaits nothing: it answers unless a script holds the main thread or
+	// the renderer hangs. Visibility is its answer.
+	Evaluate   error
+	Visibility string
+	// Timer is a Runtime.evaluate that awaits a zero-delay timer: a page
+	// frozen by Page.setWebLifecycleState answers evaluates but runs no
+	// timers, and Chrome sends no event when it freezes.
+	Timer error
+	// Interrupt is Performance.getMetrics, which Chrome dispatches as an
+	// interrupt: it answers in about a millisecond while a script loops,
+	// but not when the renderer hangs outside JavaScript (chrome://hang) or
+	// a dialog that opened before the watcher holds the page.
+	Interrupt error
+	// Browser is Browser.getVersion, which the browser process answers
+	// whatever its tabs do.
+	Browser error
+}
+
+// Diagnose says why a committed page did not answer a call in time, from
+// what the probes found (measured on Chromium 156). It returns an error
+// when a probe failed otherwise than by its deadline, so the probes cannot
+// tell; the cause is then TimeoutUnknown, or TimeoutBusyScript when only
+// the interrupt failed so.
+func Diagnose(p Probes) (TimeoutCause, error) {
+	late := func(err error) bool { return errors.Is(err, context.DeadlineExceeded) }
+	switch {
+	case p.Evaluate == nil && p.Visibility != "hidden":
+		return TimeoutUnsettled, nil
+	case p.Evaluate == nil && p.Timer == nil:
+		return TimeoutHidden, nil
+	case p.Evaluate == nil && late(p.Timer):
+		return TimeoutFrozen, nil
+	case p.Evaluate == nil:
+		return TimeoutUnsettled, nil
+	case !late(p.Evaluate):
+		return TimeoutUnknown, p.Evaluate
+	case late(p.Interrupt) && late(p.Browser):
+		// Nothing came back at all; any answer would have proved the
+		// connection alive.
+		return TimeoutSilent, nil
+	case p.Interrupt == nil:
+		return TimeoutBusyScript, nil
+	case late(p.Interrupt):
+		return TimeoutHung, nil
+	}
+	return TimeoutBusyScript, p.Interrupt
+}

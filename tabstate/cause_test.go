@@ -1,0 +1,57 @@
+package tabstate_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/tabguard/tabguard/tabstate"
+)
+
+func TestDiagnose(t *testing.T) {
+	t.Parallel()
+	late, failed := context.DeadlineExceeded, errors.New("target closed")
+	tests := []struct {
+		name   string
+		probes tabstate.Probes
+		want   tabstate.TimeoutCause
+		err    bool
+	}{
+		{"all answer", tabstate.Probes{Visibility: "visible"}, tabstate.TimeoutUnsettled, false},
+		{"hidden, timers run", tabstate.Probes{Visibility: "hidden"}, tabstate.TimeoutHidden, false},
+		{"hidden, no timers", tabstate.Probes{Visibility: "hidden", Timer: late}, tabstate.TimeoutFrozen, false},
+		{"hidden, timer probe failed", tabstate.Probes{Visibility: "hidden", Timer: failed}, tabstate.TimeoutUnsettled, false},
+		{"main thread busy", tabstate.Probes{Evaluate: late, Timer: late}, tabstate.TimeoutBusyScript, false},
+		{"renderer hung", tabstate.Probes{Evaluate: late, Timer: late, Interrupt: late}, tabstate.TimeoutHung, false},
+		{"nothing answers", tabstate.Probes{Evaluate: late, Timer: late, Interrupt: late, Browser: late}, tabstate.TimeoutSilent, false},
+		{"browser silent, interrupt answers", tabstate.Probes{Evaluate: late, Timer: late, Browser: late}, tabstate.TimeoutBusyScript, false},
+		{"evaluate failed", tabstate.Probes{Evaluate: failed}, tabstate.TimeoutUnknown, true},
+		{"interrupt failed", tabstate.Probes{Evaluate: late, Timer: late, Interrupt: failed}, tabstate.TimeoutBusyScript, true},
+	}
+	for _, tt := range tests {
+		got, err := tabstate.Diagnose(tt.probes)
+		assert.Equal(t, tt.want, got, tt.name)
+		assert.Equal(t, tt.err, err != nil, "%s: err %v", tt.name, err)
+	}
+}
+
+func TestTimeoutErrorProblem(t *testing.T) {
+	t.Parallel()
+	url := "http://127.0.0.1:8080/"
+	te := &tabstate.TimeoutError{Limit: 600 * time.Millisecond, Cause: tabstate.TimeoutHung,
+		Doing: tabstate.TimeoutHung.Describe(url), Advice: "close the tab with Watcher.CloseTab and open a new one"}
+	assert.Equal(t, "eval timed out after 600ms (renderer of page "+url+" answers nothing, not even an interrupt: "+
+		"a JavaScript dialog opened before the watcher did, or the renderer hangs outside JavaScript)", te.Problem())
+	assert.Equal(t, te.Problem()[:len(te.Problem())-1]+": close the tab with Watcher.CloseTab and open a new one)", te.Error())
+	assert.ErrorIs(t, te, tabstate.ErrEvalTimeout)
+	assert.ErrorIs(t, te, context.DeadlineExceeded)
+
+	bare := &tabstate.TimeoutError{Op: "navigate to " + url, Limit: time.Second}
+	assert.Equal(t, "navigate to "+url+" timed out after 1s", bare.Error())
+	assert.Equal(t, bare.Error(), bare.Problem())
+	assert.Equal(t, "TimeoutBusyScript", tabstate.TimeoutBusyScript.String())
+	assert.Equal(t, "TimeoutCause(99)", tabstate.TimeoutCause(99).String())
+	assert.Equal(t, "tab still loading", tabstate.TimeoutLoading.Describe(""))
+}

@@ -1,0 +1,61 @@
+package tabstate
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// TimeoutError is the error of a call that ran out of time. It matches
+// [ErrEvalTimeout] and [context.DeadlineExceeded].
+type TimeoutError struct {
+	// Op is what timed out, such as "navigate to URL"; empty means "eval".
+	Op string
+	// Limit is the timeout the call had.
+	Limit time.Duration
+	// Doing is what the tab was doing, if known, such as "tab still loading URL".
+	Doing string
+	// Cause is what the watcher found the tab doing, for a program to act
+	// on, or to name its own remedy by.
+	Cause TimeoutCause
+	// Advice is the call that ends the cause, in the watcher's own terms,
+	// such as "close it with Watcher.CloseTab and open a new one"; empty
+	// when there is nothing to do but wait or retry.
+	Advice string
+}
+
+// Error reads like "eval timed out after 5s (tab still loading URL)", the
+// advice after what the tab was doing: "(renderer of page URL answers
+// nothing: close it with Watcher.CloseTab and open a new one)".
+func (e *TimeoutError) Error() string { return e.message(true) }
+
+// Problem is the error without its advice, for a program that names its
+// own remedy: an HTTP endpoint, or a tool an agent calls.
+func (e *TimeoutError) Problem() string { return e.message(false) }
+
+func (e *TimeoutError) message(advice bool) string {
+	op := e.Op
+	if op == "" {
+		op = "eval"
+	}
+	msg := fmt.Sprintf("%s timed out after %v", op, e.Limit)
+	inner := e.Doing
+	if advice && e.Advice != "" {
+		if inner != "" {
+			inner += ": "
+		}
+		inner += e.Advice
+	}
+	if inner != "" {
+		msg += " (" + inner + ")"
+	}
+	return msg
+}
+
+// Is makes errors.Is match both ErrEvalTimeout and context.DeadlineExceeded.
+func (e *TimeoutError) Is(target error) bool {
+	return target == ErrEvalTimeout || target == context.DeadlineExceeded
+}
+
+// Timeout reports true, as net.Error timeouts do.
+func (e *TimeoutError) Timeout() bool { return true }
