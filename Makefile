@@ -2,8 +2,11 @@
 # CI (.ci/run) runs make test, then make fuzz and make bench-smoke.
 GO ?= go
 FUZZTIME ?= 30s
-# Nested modules (examples with their own go.mod) are tested on their own.
-MODULES := $(patsubst %/go.mod,%,$(wildcard examples/*/go.mod))
+# Nested modules (chromedpguard, and examples with their own go.mod) are
+# tested on their own.
+MODULES := chromedpguard $(patsubst %/go.mod,%,$(wildcard examples/*/go.mod))
+# Modules for chromedp users, which must not link go-rod.
+NOROD := chromedpguard
 
 .PHONY: test demo browser lint bench bench-smoke fuzz
 
@@ -14,6 +17,8 @@ lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt -l lists:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	@for m in $(MODULES); do (cd $$m && echo "go vet in $$m" && $(GO) vet ./...) || exit 1; done
+	@for m in $(NOROD); do if (cd $$m && $(GO) list -deps ./... | grep -q '^github.com/go-rod/'); then \
+		echo "$$m links go-rod: code for chromedp users must not"; exit 1; fi; done
 
 test: browser lint
 	$(GO) test -race -count=1 -timeout 15m -skip '^TestSoak$$' ./...

@@ -3,6 +3,7 @@ module github.com/tabguard/tabguard
 go 1.24
 
 require (
+	github.com/coder/websocket v1.8.15
 	github.com/go-rod/rod v0.116.2
 	github.com/google/go-cmp v0.7.0
 	github.com/stretchr/testify v1.12.1
@@ -11,7 +12,6 @@ require (
 )
 
 require (
-	github.com/coder/websocket v1.8.15 // indirect
 	github.com/ysmood/fetchup v0.2.3 // indirect
 	github.com/ysmood/goob v0.4.0 // indirect
 	github.com/ysmood/got v0.40.0 // indirect
