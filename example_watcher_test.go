@@ -245,3 +245,26 @@ func ExampleWatcher_Do() {
 	// <nil>
 	// true
 }
+
+func ExampleTimeoutError() {
+	page, done := exampleTab(`<title>Orders</title>`)
+	defer done()
+	w, err := tabguard.Watch(page, &tabguard.Options{EvalTimeout: 2 * time.Second, TerminateOnTimeout: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer w.Close()
+
+	_, err = w.Eval(context.Background(), `() => { while (true) {} }`)
+	var te *tabguard.TimeoutError
+	if errors.As(err, &te) {
+		// What the watcher found the tab doing; the script was stopped.
+		fmt.Println(te.Limit, te.Cause)
+	}
+	res, err := w.Eval(context.Background(), `() => 1`)
+	fmt.Println(res.Value, err)
+	// Output:
+	// 2s TimeoutBusyScript
+	// 1 <nil>
+}

@@ -147,3 +147,37 @@ func ExampleDialogPolicy() {
 	// DialogAccept
 	// DialogDismiss
 }
+
+func ExampleDiagnose() {
+	// What the probes a watcher sends before an eval's deadline found: the
+	// evaluate and the timer went unanswered, the interrupt answered.
+	cause, err := tabstate.Diagnose(tabstate.Probes{
+		Evaluate: context.DeadlineExceeded,
+		Timer:    context.DeadlineExceeded,
+	})
+	fmt.Println(cause, err)
+	fmt.Println(cause.Describe("http://127.0.0.1:8080/"))
+	// Output:
+	// TimeoutBusyScript <nil>
+	// busy running script on committed page http://127.0.0.1:8080/
+}
+
+func ExampleTimeoutError_Problem() {
+	url := "http://127.0.0.1:8080/"
+	err := error(&tabstate.TimeoutError{
+		Limit:  5 * time.Second,
+		Cause:  tabstate.TimeoutHung,
+		Doing:  "renderer of page " + url + " answers nothing",
+		Advice: "close the tab with Watcher.CloseTab and open a new one",
+	})
+	fmt.Println(err)
+
+	// A server that offers its callers other calls words its own advice.
+	var te *tabstate.TimeoutError
+	if errors.As(err, &te) && te.Cause == tabstate.TimeoutHung {
+		fmt.Println(te.Problem() + ": POST /tabs/close")
+	}
+	// Output:
+	// eval timed out after 5s (renderer of page http://127.0.0.1:8080/ answers nothing: close the tab with Watcher.CloseTab and open a new one)
+	// eval timed out after 5s (renderer of page http://127.0.0.1:8080/ answers nothing): POST /tabs/close
+}
