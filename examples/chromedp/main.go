@@ -1,16 +1,21 @@
-// Command chromedp shows tabguard's deadline and refusals for a chromedp
-// program: Tab fills a tabguard.TabState from chromedp's events, and Eval
-// runs through tabguard.EvalBlockedReason and tabguard.EvalWithTimeout.
-// It opens a 127.0.0.1 page in headless Chromium, evaluates on it, lets an
-// eval time out, crashes the renderer and shows the refusal:
+// Command chromedp shows package chromedpguard in a chromedp program. It
+// serves a page from 127.0.0.1, opens it in headless Chromium and watches
+// the tab: it evaluates, lets a runaway script time out, crashes the
+// renderer, is refused, and recovers with a reload:
 //
 //	cd examples/chromedp && go run .
+//
+// It drives the system Chromium, which chromedp finds on PATH, or the
+// browser that $TABGUARD_BROWSER names; it never downloads one.
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"log"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -19,62 +24,144 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/tabguard/tabguard/chromedpguard"
 )
 
+// evalTimeout bounds each call on the tab: Navigate, Eval and Reload.
+const evalTimeout = 2 * time.Second
+
 func main() {
-	if err := run(); err != nil {
+	// The deadline bounds every step, the browser's start included.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	err := run(ctx, os.Stdout)
+	cancel()
+	if err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run() error {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, `<title>Orders</title><p>3 open</p>`)
-	}))
+// run walks through the example and prints what each step returns to out.
+func run(ctx context.Context, out io.Writer) error {
+	srv, err := serve()
+	if err != nil {
+		return err
+	}
 	defer srv.Close()
-	dir, err := os.MkdirTemp("", "tabguard-chromedp-")
+	ctx, stop, err := launch(ctx) // from here ctx is the tab's, under the same deadline
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), allocatorOptions(dir)...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	if err := chromedp.Do(ctx); err != nil { // starts the browser, with no timeout
-		return fmt.Errorf("start browser: %w", err)
-	}
-	tab, err := Follow(ctx)
+	defer stop()
+	w, err := watch(ctx, srv.URL)
 	if err != nil {
 		return err
 	}
-	nctx, ncancel := context.WithTimeout(ctx, 10*time.Second)
-	defer ncancel()
-	if err := chromedp.Do(nctx, chromedp.Navigate(srv.URL)); err != nil {
+	defer w.Close()
+
+	res, err := w.Eval(ctx, `() => document.title`)
+	if err != nil {
 		return err
 	}
+	fmt.Fprintf(out, "title: %s\n", res.Value)
 
-	title, err := Eval[string](ctx, tab, time.Second, `document.title`)
-	fmt.Printf("title: %q, err: %v\n", title, err)
-
-	_, err = Eval[int](ctx, tab, 500*time.Millisecond, `new Promise(() => {})`)
-	fmt.Println("a promise that never settles:", err)
-
-	crash(ctx)
-	for deadline := time.Now().Add(5 * time.Second); tab.State().CrashReason == "" && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond)
+	// The loop holds the page's main thread: the eval times out, and
+	// TerminateOnTimeout stops the loop, so the tab answers again.
+	_, err = w.Eval(ctx, `() => { while (true) {} }`)
+	fmt.Fprintln(out, "runaway script:", err)
+	var te *chromedpguard.TimeoutError
+	if errors.As(err, &te) {
+		fmt.Fprintln(out, "  cause:", te.Cause)
 	}
-	_, err = Eval[string](ctx, tab, time.Second, `document.title`)
-	fmt.Println("after a renderer crash:", err)
+
+	if err := crash(ctx, w); err != nil {
+		return err
+	}
+	_, err = w.Eval(ctx, `() => document.title`) // refused up front, nothing is sent
+	fmt.Fprintln(out, "after a renderer crash:", err)
+	if errors.Is(err, chromedpguard.ErrTabCrashed) {
+		if err := w.Reload(ctx); err != nil {
+			return err
+		}
+	}
+	res, err = w.Eval(ctx, `() => location.href`) // answers as soon as Reload returns
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "after Reload: %s\n", res.Value)
 	return nil
 }
 
-// crash kills the tab's renderer. Chrome never answers Page.crash, so it
-// gets a short context of its own.
-func crash(ctx context.Context) {
+// serve serves the example's page from 127.0.0.1, and from no other address.
+func serve() (*httptest.Server, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("listen on 127.0.0.1: %w", err)
+	}
+	srv := &httptest.Server{Listener: ln, Config: &http.Server{Handler: http.HandlerFunc(
+		func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, `<!doctype html><title>Orders</title><p>3 open</p>`)
+		})}}
+	srv.Start()
+	return srv, nil
+}
+
+// launch starts headless Chromium with a fresh profile and returns the
+// chromedp context of its first tab, derived from ctx: the browser ends
+// with ctx. stop closes the browser and removes the profile.
+func launch(ctx context.Context) (tab context.Context, stop func(), err error) {
+	dir, err := os.MkdirTemp("", "tabguard-chromedp-")
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(dir),
+		// Chrome resolves no host name, so it reaches nothing but 127.0.0.1.
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"),
+	)
+	if bin := os.Getenv("TABGUARD_BROWSER"); bin != "" {
+		opts = append(opts, chromedp.ExecPath(bin))
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	tab, cancel := chromedp.NewContext(actx)
+	stop = func() {
+		cancel()
+		cancelAlloc() // waits for the browser to exit
+		_ = os.RemoveAll(dir)
+	}
+	if err := chromedp.Do(tab); err != nil {
+		stop()
+		return nil, nil, fmt.Errorf("start Chromium: %w: install chromium or set TABGUARD_BROWSER", err)
+	}
+	return tab, stop, nil
+}
+
+// watch watches the tab of ctx, a chromedp context, and loads url in it,
+// load event included. The caller should close the watcher when finished.
+func watch(ctx context.Context, url string) (*chromedpguard.Watcher, error) {
+	w, err := chromedpguard.Watch(ctx, &chromedpguard.Options{EvalTimeout: evalTimeout, TerminateOnTimeout: true})
+	if err != nil {
+		return nil, err
+	}
+	err = w.Navigate(ctx, url) // returns once the page has committed
+	if err == nil {
+		_, err = w.Wait(ctx, func(s chromedpguard.TabState) bool { return s.Loaded })
+	}
+	if err != nil {
+		_ = w.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// crash kills the renderer of the watched tab, the tab of ctx, and returns
+// once the watcher knows. chromedp may log that it could not read the
+// crashed tab's document: that is the crash, not a failure of the example.
+func crash(ctx context.Context, w *chromedpguard.Watcher) error {
+	// Chrome never answers Page.crash: it gets a short deadline of its own.
 	cctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
-	defer cancel()
-	_, _ = chromedp.Call(cctx, page.Crash, cdp.Empty{}) // no reply is the expected outcome
+	_, _ = chromedp.Call(cctx, page.Crash, cdp.Empty{})
+	cancel()
+	_, err := w.Wait(ctx, func(s chromedpguard.TabState) bool { return s.Crashed })
+	return err
 }
