@@ -33,10 +33,11 @@ demo: browser
 bench: browser
 	bash scripts/bench
 
-# bench-smoke runs every benchmark once: it proves they still work and
-# measures nothing (scripts/bench does).
+# bench-smoke runs every benchmark once, the chromedpguard module's too: it
+# proves they still work and measures nothing (scripts/bench does).
 bench-smoke: browser
 	$(GO) test -run='^$$' -bench=. -benchtime=1x -count=1 -timeout 5m ./...
+	cd chromedpguard && $(GO) test -run='^$$' -bench=. -benchtime=1x -count=1 -timeout 5m ./...
 
 # fuzz runs each fuzz target for FUZZTIME, one after another.
 fuzz:

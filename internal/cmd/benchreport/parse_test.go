@@ -13,6 +13,9 @@ BenchmarkHealthyEval-2   	    2000	   1521683 ns/op	         1.010 aa-p50-ratio	
 BenchmarkRefusal/tab=crashed-2         	    2000	     11780 ns/op	       181.7 p99-us	         1.029 p50/roundtrip
 --- FAIL: BenchmarkDOM5MB
 PASS
+pkg: github.com/tabguard/tabguard/chromedpguard
+BenchmarkChromedpEval-2   	    5000	   1251200 ns/op	         1.062 p50-ratio	         0.4572 plain-p50-ms	      5000 calls-each
+BenchmarkChromedpBinarySize 1 11653329 plain-bytes 11999586 guarded-bytes 346257 growth-bytes
 `
 
 func TestParse(t *testing.T) {
@@ -30,6 +33,9 @@ func TestParse(t *testing.T) {
 		{healthy, "p50-ratio", 0.9965},
 		{healthy, "ns/op", 1521683},
 		{refused, "p99-us", 181.7},
+		{chromedpEval, "plain-p50-ms", 0.4572},
+		{chromedpSize, "guarded-bytes", 11999586},
+		{chromedpSize, "growth-bytes", 346257},
 	}
 	for _, tt := range tests {
 		if got, ok := res.get(tt.bench, tt.unit); !ok || got != tt.want {
@@ -59,6 +65,8 @@ func TestCheck(t *testing.T) {
 		{healthy + " tabguard-requests", true, "1.000"},
 		{refused + " p50/roundtrip", true, "1.029"},
 		{dom + " full/tabguard", false, "no result"},
+		{chromedpEval + " p50-ratio", false, "1.062"},
+		{chromedpSize + " growth-bytes", true, "346257 bytes"},
 	}
 	for _, tt := range tests {
 		v, ok := got[tt.key]
@@ -68,6 +76,35 @@ func TestCheck(t *testing.T) {
 		}
 		if v.met != tt.met || v.measured != tt.measured {
 			t.Errorf("goal %s = met %v, measured %q; want %v, %q", tt.key, v.met, v.measured, tt.met, tt.measured)
+		}
+	}
+}
+
+func TestCheckBinaryGrowth(t *testing.T) {
+	tests := []struct {
+		growth string
+		met    bool
+	}{
+		{"1048576", true}, // 1 MB exactly
+		{"1048577", false},
+	}
+	for _, tt := range tests {
+		res, err := parse(strings.NewReader("BenchmarkChromedpBinarySize 1 " + tt.growth + " growth-bytes\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, v := range check(res) {
+			if v.goal.bench != chromedpSize || v.goal.unit != "growth-bytes" {
+				continue
+			}
+			found = true
+			if v.met != tt.met {
+				t.Errorf("growth %s bytes: met = %v; want %v", tt.growth, v.met, tt.met)
+			}
+		}
+		if !found {
+			t.Fatal("no goal for the binary growth")
 		}
 	}
 }

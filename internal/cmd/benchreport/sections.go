@@ -36,6 +36,8 @@ const (
 	scale          = "BenchmarkScale"
 	transport      = "BenchmarkTransport"
 	windows        = "BenchmarkDOMWindows"
+	chromedpEval   = "BenchmarkChromedpEval"
+	chromedpSize   = "BenchmarkChromedpBinarySize"
 )
 
 var sections = []section{{
@@ -288,4 +290,46 @@ var sections = []section{{
 		{"many tabs: zero errors on healthy Watcher tabs while one crashes", tabs, "tabguard-crashing-errors", "%.0f", true, 0},
 	},
 	note: tabsNote,
+}, {
+	title: "chromedp: healthy eval overhead",
+	how: "chromedpguard's `Watcher.Eval(ctx, \"() => 1\")` against plain chromedp, " +
+		"`chromedp.Run(ctx, chromedp.Evaluate[int](\"(() => 1)()\"))`, the expression Watcher.Eval sends, " +
+		"on the same loaded tab. Watcher.Eval also awaits a returned promise, so a third call, " +
+		"chromedp.Evaluate with `EvalAwaitPromise`, sends exactly its request: plain / awaited is Chrome's " +
+		"share of the overhead, Watcher / awaited the guard's. One call of each per iteration, in an order " +
+		"that goes through all six. The A/A row splits the plain calls into odd and even blocks of 60 iterations.",
+	rows: []row{
+		{"calls of each", chromedpEval, "calls-each", "%.0f"},
+		{"chromedp.Evaluate median", chromedpEval, "plain-p50-ms", "%.3f ms"},
+		{"Watcher.Eval median", chromedpEval, "guarded-p50-ms", "%.3f ms"},
+		{"median ratio (Watcher / chromedp)", chromedpEval, "p50-ratio", "%.3f"},
+		{"chromedp.Evaluate p99", chromedpEval, "plain-p99-ms", "%.3f ms"},
+		{"Watcher.Eval p99", chromedpEval, "guarded-p99-ms", "%.3f ms"},
+		{"p99 ratio (Watcher / chromedp)", chromedpEval, "p99-ratio", "%.3f"},
+		{"chromedp.Evaluate with EvalAwaitPromise median", chromedpEval, "awaited-p50-ms", "%.3f ms"},
+		{"Chrome's share: median ratio (awaited / chromedp)", chromedpEval, "await-ratio", "%.3f"},
+		{"the guard's share: median ratio (Watcher / awaited)", chromedpEval, "guard-ratio", "%.3f"},
+		{"A/A median ratio (chromedp odd / even blocks)", chromedpEval, "aa-p50-ratio", "%.3f"},
+	},
+	goals: []goal{
+		{"chromedp eval: median ratio Watcher.Eval / chromedp.Evaluate at most 1.05", chromedpEval, "p50-ratio", "%.3f", true, 1.05},
+	},
+}, {
+	title: "chromedp: binary size",
+	how: "Two programs that serve a page from 127.0.0.1, open it in headless Chromium and evaluate once: " +
+		"`chromedpguard/internal/sizeprobe/plain` on chromedp alone, `.../guarded` through chromedpguard " +
+		"(Watch, then Watcher.Eval); all else is shared. Each built with `go build` inside the chromedpguard " +
+		"module, as it builds by default and stripped (`-ldflags=\"-s -w\"`); the growth is what adopting " +
+		"the guard adds to a chromedp program.",
+	rows: []row{
+		{"plain chromedp program", chromedpSize, "plain-bytes", "%.0f bytes"},
+		{"the same through chromedpguard", chromedpSize, "guarded-bytes", "%.0f bytes"},
+		{"growth", chromedpSize, "growth-bytes", "%.0f bytes"},
+		{"plain chromedp program, stripped", chromedpSize, "plain-stripped-bytes", "%.0f bytes"},
+		{"the same through chromedpguard, stripped", chromedpSize, "guarded-stripped-bytes", "%.0f bytes"},
+		{"growth, stripped", chromedpSize, "growth-stripped-bytes", "%.0f bytes"},
+	},
+	goals: []goal{
+		{"chromedp binary: adopting the guard adds at most 1 MB", chromedpSize, "growth-bytes", "%.0f bytes", true, 1 << 20},
+	},
 }}
