@@ -6,7 +6,7 @@ FUZZTIME ?= 30s
 # tested on their own.
 MODULES := chromedpguard $(patsubst %/go.mod,%,$(wildcard examples/*/go.mod))
 # Modules for chromedp users, which must not link go-rod.
-NOROD := chromedpguard
+NOROD := chromedpguard examples/chromedp
 
 .PHONY: test demo browser lint bench bench-smoke fuzz
 

@@ -309,3 +309,26 @@ func TestHandleDialog(t *testing.T) {
 		assert.ErrorIs(t, f.w.HandleDialog(ctx(t), true, ""), tabguard.ErrTabClosed)
 	})
 }
+
+// A renderer that dies after a navigation committed but before its page
+// loaded leaves Chrome's history at the entry before it, so Page.reload
+// alone would bring that page back. Reload reloads the page the tab had.
+func TestReloadAfterACrashMidLoad(t *testing.T) {
+	t.Parallel()
+	for i := range 5 {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t, nil)
+			url := f.srv.URL + "/trickle"
+			require.NoError(t, f.w.Navigate(testbrowser.Context(t, 10*time.Second), url))
+			require.False(t, f.w.State().Loaded, "the page is still loading")
+			crashTab(f.page)
+			f.waitBlocked(t, tabguard.ErrTabCrashed)
+			require.NoError(t, f.w.Reload(testbrowser.Context(t, 10*time.Second)))
+			assert.Equal(t, url, f.w.State().URL)
+			res, err := f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => location.href`)
+			require.NoError(t, err)
+			assert.Equal(t, url, res.Value.Str())
+		})
+	}
+}

@@ -36,24 +36,35 @@ func (w *Watcher) Navigate(ctx context.Context, url string) error {
 			return err
 		}
 	}
-	return w.load(ctx, "navigate to "+url, func(ctx context.Context) (string, bool, error) {
+	return w.load(ctx, "navigate to "+url, w.navigateTo(url))
+}
+
+// navigateTo starts a navigation to url with Page.navigate.
+func (w *Watcher) navigateTo(url string) func(ctx context.Context) (string, bool, error) {
+	return func(ctx context.Context) (string, bool, error) {
 		res, err := cdp.Call(ctx, w.target, page.Navigate, page.NavigateParams{URL: url})
 		switch {
 		case err != nil:
 			return "", false, err
 		case res.ErrorText != "":
-			return "", false, w.loadFailed(ctx, url, res.ErrorText)
+			return "", false, w.crashWins(ctx, &BlockedError{Reason: ErrNoDocument, URL: url, Detail: res.ErrorText})
 		}
 		// No loader: a same-document navigation, with nothing to load.
 		return string(res.LoaderID), res.LoaderID == "", nil
-	})
+	}
 }
 
 // Reload reloads the tab with Page.reload, which the browser side handles,
 // and returns once the new document has committed, within
 // Options.EvalTimeout, with the errors of [Watcher.Navigate]. It works on a
-// crashed tab, one whose load failed, or one whose script is busy.
+// crashed tab, one whose load failed, or one whose script is busy. A
+// crashed tab loads the URL it had again: a renderer that died after its
+// page committed but before it loaded leaves Chrome's history at the entry
+// before, which Page.reload would bring back.
 func (w *Watcher) Reload(ctx context.Context) error {
+	if s := w.State(); s.Crashed && s.URL != "" {
+		return w.load(ctx, "reload", w.navigateTo(s.URL))
+	}
 	return w.load(ctx, "reload", func(ctx context.Context) (string, bool, error) {
 		_, err := cdp.Call(ctx, w.target, page.Reload, page.ReloadParams{})
 		return "", false, err
@@ -88,14 +99,15 @@ func (w *Watcher) load(ctx context.Context, op string, start func(context.Contex
 	return err
 }
 
-// loadFailed is the error of a navigation to url that Chrome's reply says
-// failed with errorText. A renderer that dies under the navigation makes
-// Chrome abort it, and the reply (net::ERR_ABORTED, or net::ERR_FAILED) may
-// come before the crash event: the crash, the real reason, wins when it
-// arrives within eventGrace.
-func (w *Watcher) loadFailed(ctx context.Context, url, errorText string) error {
-	failed := &BlockedError{Reason: ErrNoDocument, URL: url, Detail: errorText}
-	generic := errorText == "net::ERR_ABORTED" || errorText == "net::ERR_FAILED"
+// crashWins returns err, the refusal of a navigation whose load failed,
+// unless the renderer died under it. A renderer that dies during a
+// navigation makes Chrome abort it (net::ERR_ABORTED, or net::ERR_FAILED),
+// and the abort, in the reply or in the events, may come before the crash
+// event: the crash, the real reason, wins when it arrives within eventGrace.
+func (w *Watcher) crashWins(ctx context.Context, err error) error {
+	var be *BlockedError
+	generic := errors.As(err, &be) && be.Reason == ErrNoDocument &&
+		(be.Detail == "net::ERR_ABORTED" || be.Detail == "net::ERR_FAILED")
 	timer := time.NewTimer(eventGrace)
 	defer timer.Stop()
 	for {
@@ -106,14 +118,14 @@ func (w *Watcher) loadFailed(ctx context.Context, url, errorText string) error {
 		case crashed:
 			return w.explain(w.blocked(ErrTabCrashed))
 		case !generic:
-			return failed
+			return err
 		}
 		select {
 		case <-ch:
 		case <-timer.C:
-			return failed
+			return err
 		case <-ctx.Done():
-			return failed
+			return err
 		}
 	}
 }
@@ -140,7 +152,7 @@ func (w *Watcher) awaitCommit(ctx context.Context, loader string, n0 uint64) err
 		case n > n0 || loader != "" && committed == loader:
 			return err
 		case err != nil && (started || !stale(err)):
-			return err
+			return w.crashWins(ctx, err)
 		}
 		select {
 		case <-ch:
