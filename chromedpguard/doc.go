@@ -36,6 +36,10 @@
 //	if err := w.Navigate(ctx, url); err != nil {
 //		return err // e.g. tab has no document: net::ERR_NAME_NOT_RESOLVED loading https://…
 //	}
+//	// Navigate returns at the commit; wait for the load event too.
+//	if _, err := w.Wait(ctx, func(s chromedpguard.TabState) bool { return s.Loaded }); err != nil {
+//		return err
+//	}
 //	title, err := chromedp.Run(ctx, chromedpguard.Evaluate[string](w, `() => document.title`))
 //	if errors.Is(err, chromedpguard.ErrTabCrashed) {
 //		err = w.Reload(ctx) // the next eval works as soon as it returns
