@@ -1,13 +1,8 @@
 package tabguard_test
 
 import (
-	"bytes"
+	"errors"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -15,6 +10,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/faultrows"
 	"github.com/tabguard/tabguard/internal/testbrowser"
 )
 
@@ -96,42 +92,16 @@ func dedicated(t *testing.T) *testbrowser.Browser {
 	return b
 }
 
-// killRenderers SIGKILLs every renderer process of browser b: the
-// descendants of its launcher PID whose command line has --type=renderer.
-// A tab cannot be mapped to its PID, so b should hold only the row's tab.
+// killRenderers SIGKILLs every renderer process of browser b
+// (faultrows.KillRenderers), which should hold only the row's tab.
 func killRenderers(t *testing.T, b *testbrowser.Browser) int {
 	t.Helper()
-	stats, err := filepath.Glob("/proc/[0-9]*/stat")
-	if err != nil || len(stats) == 0 {
-		t.Skip("no /proc to find renderer processes in: this row needs Linux procfs")
+	n, err := faultrows.KillRenderers(b.Launcher.PID())
+	if errors.Is(err, faultrows.ErrNoProcfs) {
+		t.Skip("this row needs Linux procfs: ", err)
 	}
-	children := map[int][]int{}
-	for _, path := range stats {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			continue // the process exited meanwhile
-		}
-		// pid (comm) state ppid ...; comm may hold spaces and parentheses.
-		rest := data[bytes.LastIndexByte(data, ')')+1:]
-		fields := strings.Fields(string(rest))
-		pid, err1 := strconv.Atoi(filepath.Base(filepath.Dir(path)))
-		ppid, err2 := strconv.Atoi(fields[1])
-		if err1 == nil && err2 == nil {
-			children[ppid] = append(children[ppid], pid)
-		}
-	}
-	killed := 0
-	queue := []int{b.Launcher.PID()}
-	for len(queue) > 0 {
-		pid := queue[0]
-		queue = append(queue[1:], children[pid]...)
-		cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-		if bytes.Contains(cmdline, []byte("--type=renderer")) && syscall.Kill(pid, syscall.SIGKILL) == nil {
-			killed++
-		}
-	}
-	require.NotZero(t, killed, "no renderer process under browser PID %d", b.Launcher.PID())
-	return killed
+	require.NoError(t, err)
+	return n
 }
 
 // waitBlocked waits until f's watcher refuses evals with reason.

@@ -27,18 +27,9 @@ func loadFailed(url func(t testing.TB) string) func(t *testing.T, f *fixture) ou
 	}
 }
 
-// recoverByNavigating is the options of rows that answer at once and
-// recover with Watcher.Navigate, which the EvalTimeout bounds: a navigation
-// on a loaded machine can take longer than the 600 ms of the other rows.
-var recoverByNavigating = tabguard.Options{EvalTimeout: 5 * time.Second}
-
-func loadRows() []faultRow {
-	again := ": navigate again (Watcher.Navigate)"
-	return []faultRow{
-		{
-			name: "first load never answers", path: "-",
-			// Long enough for the recovering navigation on a loaded machine.
-			opts: tabguard.Options{EvalTimeout: 2 * time.Second},
+func loadFaults() map[string]rodFault {
+	return map[string]rodFault{
+		"first load never answers": {
 			fault: func(t *testing.T, f *fixture) outcome {
 				go func() { _ = navigate(t, f.page, f.srv.URL+"/stall") }()
 				eventually(t, "the load to start", func() bool { return f.w.State().URL == f.srv.URL+"/stall" })
@@ -46,24 +37,14 @@ func loadRows() []faultRow {
 				assert.Contains(t, out.err.Error(), "tab still loading "+f.srv.URL+"/stall")
 				return out
 			},
-			want: tabguard.ErrEvalTimeout, msg: []string{"eval timed out after 2s (tab still loading http://127.0.0.1:"},
-			cause:   tabguard.TimeoutLoading,
 			recover: navigateHome, // replaces the pending load
 		},
-		{
-			name: "connection refused", path: "-", fault: loadFailed(testbrowser.DeadURL),
-			opts: recoverByNavigating,
-			want: tabguard.ErrNoDocument, msg: []string{"tab has no document: net::ERR_CONNECTION_REFUSED loading http://127.0.0.1:", again},
-			fast: true, recover: navigateHome,
+		"connection refused": {fault: loadFailed(testbrowser.DeadURL), recover: navigateHome},
+		"unresolvable host": {
+			fault:   loadFailed(func(testing.TB) string { return "http://nonexistent.invalid/" }),
+			recover: navigateHome,
 		},
-		{
-			name: "unresolvable host", path: "-", opts: recoverByNavigating,
-			fault: loadFailed(func(testing.TB) string { return "http://nonexistent.invalid/" }),
-			want:  tabguard.ErrNoDocument, msg: []string{"tab has no document: net::ERR_NAME_NOT_RESOLVED loading http://nonexistent.invalid/" + again},
-			fast: true, recover: navigateHome,
-		},
-		{
-			name: "body stalls after headers", path: "-",
+		"body stalls after headers": {
 			fault: func(t *testing.T, f *fixture) outcome {
 				require.NoError(t, navigate(t, f.page, f.srv.URL+"/trickle")) // commits on the headers
 				// Every eval answers while the body stalls; the parser may
@@ -75,59 +56,52 @@ func loadRows() []faultRow {
 				})
 				return f.eval(t, `() => document.readyState + " " + document.title`)
 			},
-			msg: []string{"loading partial"}, fast: true, // nothing to recover: the page answers
+			// nothing to recover: the page answers
 		},
-		{
-			name: "reload every 50 ms", path: "/reload50",
-			opts: tabguard.Options{EvalTimeout: 5 * time.Second},
+		"reload every 50 ms": {
 			fault: func(t *testing.T, f *fixture) outcome {
 				reloading(t, f, 30)
 				return f.eval(t, `() => new Promise(r => setTimeout(r, 2000))`) // spans a reload
 			},
-			want: tabguard.ErrNavigated, msg: []string{"page navigated away during the eval (now at http://127.0.0.1:", "retry the eval"},
-			fast: true, recover: navigateHome,
+			recover: navigateHome,
 		},
-		{
-			name: "reload as soon as parsed", path: "-",
-			opts: tabguard.Options{EvalTimeout: 5 * time.Second},
+		"reload as soon as parsed": {
 			fault: func(t *testing.T, f *fixture) outcome {
 				go func() { _ = navigate(t, f.page, f.srv.URL+"/reload-inline") }()
 				eventually(t, "the reloads to start", func() bool { return strings.HasSuffix(f.w.State().URL, "/reload-inline") })
 				reloading(t, f, 30)
 				return f.eval(t, `() => new Promise(r => setTimeout(r, 2000))`)
 			},
-			want: tabguard.ErrNavigated, msg: []string{"page navigated away during the eval", "retry the eval"},
-			fast: true, recover: navigateHome,
+			recover: navigateHome,
 		},
-		{
-			name: "5 MB DOM", path: "/big?kb=5120",
-			opts: tabguard.Options{EvalTimeout: 10 * time.Second},
-			fault: func(t *testing.T, f *fixture) outcome {
-				// Chrome takes seconds to load 5 MB on a busy machine.
-				for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-					res, err := f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => document.readyState`)
-					if err == nil && res.Value.Str() == "complete" {
-						break
-					}
-					require.True(t, time.Now().Before(deadline), "page not loaded after 30s: %v", err)
-				}
-				start := time.Now()
-				dom, err := f.w.DOM(testbrowser.Context(t, 20*time.Second), 0)
-				out := outcome{err: err, elapsed: time.Since(start)}
-				require.NoError(t, err)
-				assert.True(t, dom.Truncated)
-				assert.Greater(t, dom.Size, 5<<20)
-				assert.True(t, utf8.ValidString(dom.HTML), "cut inside a rune")
-				notice := "\n<!-- truncated: showing "
-				i := strings.LastIndex(dom.HTML, notice)
-				require.Positive(t, i, "no truncation notice")
-				assert.LessOrEqual(t, i, tabguard.DefaultMaxDOMBytes)
-				assert.Contains(t, dom.HTML[i:], " of "+strconv.Itoa(dom.Size)+" bytes")
-				assert.True(t, strings.HasPrefix(dom.HTML, "<html><head></head><body><p>héllo wörld"), "not a prefix: %.40q", dom.HTML)
-				return out
-			},
-		},
+		"5 MB DOM": {fault: bigDOM},
 	}
+}
+
+// bigDOM reads a 5 MB page with Watcher.DOM and checks the cut.
+func bigDOM(t *testing.T, f *fixture) outcome {
+	// Chrome takes seconds to load 5 MB on a busy machine.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		res, err := f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => document.readyState`)
+		if err == nil && res.Value.Str() == "complete" {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "page not loaded after 30s: %v", err)
+	}
+	start := time.Now()
+	dom, err := f.w.DOM(testbrowser.Context(t, 20*time.Second), 0)
+	out := outcome{err: err, elapsed: time.Since(start)}
+	require.NoError(t, err)
+	assert.True(t, dom.Truncated)
+	assert.Greater(t, dom.Size, 5<<20)
+	assert.True(t, utf8.ValidString(dom.HTML), "cut inside a rune")
+	notice := "\n<!-- truncated: showing "
+	i := strings.LastIndex(dom.HTML, notice)
+	require.Positive(t, i, "no truncation notice")
+	assert.LessOrEqual(t, i, tabguard.DefaultMaxDOMBytes)
+	assert.Contains(t, dom.HTML[i:], " of "+strconv.Itoa(dom.Size)+" bytes")
+	assert.True(t, strings.HasPrefix(dom.HTML, "<html><head></head><body><p>héllo wörld"), "not a prefix: %.40q", dom.HTML)
+	return out
 }
 
 // reloading evaluates n short scripts on a tab that keeps reloading: each
@@ -151,33 +125,27 @@ func reloading(t *testing.T, f *fixture, n int) {
 	t.Logf("%d/%d short evals answered with a result, the rest with ErrNavigated", ok, n)
 }
 
-// lifecycleRows are the faults the watcher's own navigation calls meet.
-func lifecycleRows() []faultRow {
-	navigateTo := func(path func(t *testing.T, f *fixture) string) func(t *testing.T, f *fixture) outcome {
-		return func(t *testing.T, f *fixture) outcome {
-			start := time.Now()
-			err := f.w.Navigate(testbrowser.Context(t, 30*time.Second), path(t, f))
-			return outcome{err: err, elapsed: time.Since(start)}
-		}
+// navigateTo calls Watcher.Navigate, the call under test, to path's URL.
+func navigateTo(path func(t *testing.T, f *fixture) string) func(t *testing.T, f *fixture) outcome {
+	return func(t *testing.T, f *fixture) outcome {
+		start := time.Now()
+		err := f.w.Navigate(testbrowser.Context(t, 30*time.Second), path(t, f))
+		return outcome{err: err, elapsed: time.Since(start)}
 	}
-	return []faultRow{
-		{
-			name:  "Navigate to a refused port",
-			opts:  recoverByNavigating,
-			fault: navigateTo(func(t *testing.T, f *fixture) string { return testbrowser.DeadURL(t) }),
-			want:  tabguard.ErrNoDocument, msg: []string{"tab has no document: net::ERR_CONNECTION_REFUSED loading http://127.0.0.1:", ": navigate again (Watcher.Navigate)"},
-			fast: true, recover: navigateHome,
+}
+
+// lifecycleFaults are the faults the watcher's own navigation calls meet.
+func lifecycleFaults() map[string]rodFault {
+	return map[string]rodFault{
+		"Navigate to a refused port": {
+			fault:   navigateTo(func(t *testing.T, f *fixture) string { return testbrowser.DeadURL(t) }),
+			recover: navigateHome,
 		},
-		{
-			name:  "Navigate to a server that never answers",
+		// nothing to recover: the load was stopped, the page answers
+		"Navigate to a server that never answers": {
 			fault: navigateTo(func(t *testing.T, f *fixture) string { return f.srv.URL + "/stall" }),
-			want:  tabguard.ErrEvalTimeout,
-			msg:   []string{"navigate to http://127.0.0.1:", "/stall timed out after 600ms (tab still loading http://127.0.0.1:", "; loading stopped)"},
-			cause: tabguard.TimeoutLoading,
-			// nothing to recover: the load was stopped, the page answers
 		},
-		{
-			name: "Navigate meets a beforeunload dialog",
+		"Navigate meets a beforeunload dialog": {
 			fault: func(t *testing.T, f *fixture) outcome {
 				// The handler must go on the page, not on the blank document
 				// that rod's Navigate may return before replacing.
@@ -185,16 +153,12 @@ func lifecycleRows() []faultRow {
 				armBeforeUnload(t, f)
 				return navigateTo(func(t *testing.T, f *fixture) string { return f.srv.URL + "/?next" })(t, f)
 			},
-			want: tabguard.ErrDialogOpen, msg: []string{`tab has a JavaScript dialog open: beforeunload "": accept or dismiss it (Watcher.HandleDialog)`},
-			fast: true,
 			recover: func(t *testing.T, f *fixture) *tabguard.Watcher {
 				require.NoError(t, f.w.HandleDialog(testbrowser.Context(t, 10*time.Second), false, "")) // stay
 				return f.w
 			},
 		},
-		{
-			name:      "renderer hung outside JavaScript",
-			dedicated: true,
+		"renderer hung outside JavaScript": {
 			fault: func(t *testing.T, f *fixture) outcome {
 				// chrome://hang hangs the renderer's main thread in C++: neither
 				// an evaluate nor an interrupt is answered, and only closing
@@ -212,9 +176,6 @@ func lifecycleRows() []faultRow {
 				assert.NotContains(t, out.err.Error(), "TerminateOnTimeout")
 				return out
 			},
-			want:  tabguard.ErrEvalTimeout,
-			msg:   []string{"eval timed out after 600ms (renderer of page http://127.0.0.1:", "answers nothing, not even an interrupt", "close the tab with Watcher.CloseTab"},
-			cause: tabguard.TimeoutHung,
 			recover: func(t *testing.T, f *fixture) *tabguard.Watcher {
 				require.NoError(t, f.w.CloseTab(testbrowser.Context(t, 10*time.Second)), "a hung tab closes from the browser side")
 				return newTab(t, f)
@@ -223,15 +184,12 @@ func lifecycleRows() []faultRow {
 	}
 }
 
-// silentRows are tabs that stop running the page's work with no crash and,
-// from Chrome, no event: the timeout says what the probes found.
-func silentRows() []faultRow {
-	return []faultRow{
-		discardRow(),
-		{
-			name: "tab frozen by another session",
-			// A tab opened elsewhere in the browser can end the freeze.
-			dedicated: true,
+// silentFaults are tabs that stop running the page's work with no crash
+// and, from Chrome, no event: the timeout says what the probes found.
+func silentFaults() map[string]rodFault {
+	return map[string]rodFault{
+		"tab discarded by the browser": discardFault(),
+		"tab frozen by another session": {
 			fault: func(t *testing.T, f *fixture) outcome {
 				// Chrome answers "Not attached to an active page" while the
 				// first document commits.
@@ -247,23 +205,16 @@ func silentRows() []faultRow {
 				})
 				return f.eval(t, `() => new Promise(r => setTimeout(() => r(1), 300))`)
 			},
-			want:  tabguard.ErrEvalTimeout,
-			cause: tabguard.TimeoutFrozen,
-			msg:   []string{"answers, but the eval's promise never settled; the page is frozen, so it runs no timers: resume it with Page.setWebLifecycleState active"},
 			recover: func(t *testing.T, f *fixture) *tabguard.Watcher {
 				f.call(t, proto.PageSetWebLifecycleState{State: proto.PageSetWebLifecycleStateStateActive})
 				return f.w
 			},
 		},
-		{
-			name: "background tab waits for an animation frame",
+		"background tab waits for an animation frame": {
 			fault: func(t *testing.T, f *fixture) outcome {
 				testbrowser.NewPage(t, f.b) // a new tab comes to front and hides this one
 				return f.eval(t, `() => new Promise(r => requestAnimationFrame(() => r(1)))`)
 			},
-			want:  tabguard.ErrEvalTimeout,
-			cause: tabguard.TimeoutHidden,
-			msg:   []string{"answers, but the eval's promise never settled; the page is hidden, as a background tab is, where requestAnimationFrame does not run: Page.bringToFront (proto.PageBringToFront) shows it"},
 			recover: func(t *testing.T, f *fixture) *tabguard.Watcher {
 				f.call(t, proto.PageBringToFront{})
 				return f.w
@@ -272,11 +223,9 @@ func silentRows() []faultRow {
 	}
 }
 
-// discardRow is a tab the browser discards to save memory.
-func discardRow() faultRow {
-	return faultRow{
-		name:     "tab discarded by the browser",
-		discards: true,
+// discardFault is a tab the browser discards to save memory.
+func discardFault() rodFault {
+	return rodFault{
 		fault: func(t *testing.T, f *fixture) outcome {
 			ctx := testbrowser.Context(t, 20*time.Second)
 			require.NoError(t, f.page.Context(ctx).WaitLoad())
@@ -288,9 +237,6 @@ func discardRow() faultRow {
 			f.waitBlocked(t, tabguard.ErrTabDiscarded)
 			return f.eval(t, `() => 1`)
 		},
-		want: tabguard.ErrTabDiscarded,
-		msg:  []string{"tab was discarded by the browser (replaced by target ", "): revive its replacement (TabState.ReplacedBy) with Target.activateTarget (proto.TargetActivateTarget), then watch it"},
-		fast: true,
 		recover: func(t *testing.T, f *fixture) *tabguard.Watcher {
 			id := proto.TargetTargetID(f.w.State().ReplacedBy)
 			require.NoError(t, proto.TargetActivateTarget{TargetID: id}.Call(f.b.Context(testbrowser.Context(t, 10*time.Second))))
@@ -327,11 +273,9 @@ func (s session) Call(ctx context.Context, _, method string, params any) ([]byte
 func (s session) GetSessionID() proto.TargetSessionID { return s.id }
 func (s session) GetContext() context.Context         { return s.ctx }
 
-func goneRows() []faultRow {
-	return []faultRow{
-		{
-			name: "tab closed",
-			opts: tabguard.Options{EvalTimeout: 20 * time.Second},
+func goneFaults() map[string]rodFault {
+	return map[string]rodFault{
+		"tab closed": {
 			fault: func(t *testing.T, f *fixture) outcome {
 				wait := f.evalAsync(t, `() => new Promise(() => {})`)
 				start := time.Now()
@@ -343,13 +287,9 @@ func goneRows() []faultRow {
 				f.waitBlocked(t, tabguard.ErrTabClosed)
 				return f.eval(t, `() => 1`)
 			},
-			want: tabguard.ErrTabClosed, msg: []string{"tab is closed: open a new tab"},
-			fast: true, recover: newTab,
+			recover: newTab,
 		},
-		{
-			name:      "browser process killed",
-			dedicated: true,
-			opts:      tabguard.Options{EvalTimeout: 20 * time.Second},
+		"browser process killed": {
 			fault: func(t *testing.T, f *fixture) outcome {
 				wait := f.evalAsync(t, `() => new Promise(() => {})`)
 				start := time.Now()
@@ -359,8 +299,6 @@ func goneRows() []faultRow {
 				t.Logf("the eval in flight answered in %v", inFlight.elapsed)
 				return f.eval(t, `() => 1`)
 			},
-			want: tabguard.ErrBrowserGone, msg: []string{"browser is gone (", "): reconnect to or relaunch the browser"},
-			fast: true,
 			recover: func(t *testing.T, f *fixture) *tabguard.Watcher {
 				f.b = dedicated(t)
 				return newTab(t, f)

@@ -1,8 +1,8 @@
 package tabguard_test
 
 import (
-	"errors"
 	"fmt"
+	"maps"
 	"testing"
 	"time"
 
@@ -10,66 +10,61 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/faultrows"
 	"github.com/tabguard/tabguard/internal/testbrowser"
 )
 
-// rowTimeout is the EvalTimeout of rows that wait it out. The matrix
-// asserts no time (the machine is shared): a refusal must be a
-// *BlockedError, which the state machine gives without waiting, and a
-// timeout must name its own limit; each row logs its real time, and
-// scripts/bench measures it.
-const rowTimeout = 600 * time.Millisecond
-
-// faultRow is one way a tab can wedge an eval. fault brings the tab into it
-// and returns what the eval under test gave; recover makes the next eval
-// succeed and returns the watcher to evaluate on (a new one for a closed
-// tab or a dead browser).
-type faultRow struct {
-	name      string
-	opts      tabguard.Options
-	dedicated bool   // needs a browser of its own
-	discards  bool   // needs a browser of its own with chrome://discards on
-	path      string // page loaded before the fault; "" is "/", "-" is a blank tab
-	fault     func(t *testing.T, f *fixture) outcome
-	want      error                 // sentinel the eval matches, nil for a result
-	msg       []string              // substrings of the error, or of the result as a string
-	cause     tabguard.TimeoutCause // for a timeout: what the watcher found
-	fast      bool                  // answered by the tab's state, never by the eval's deadline
-	recover   func(t *testing.T, f *fixture) *tabguard.Watcher
+// rodFault brings one row of the shared fault matrix (package faultrows)
+// about on rod. fault returns what the call under test gave; recover makes
+// the next eval succeed and returns the watcher to evaluate on (a new one
+// for a closed tab or a dead browser); nil needs no step.
+type rodFault struct {
+	fault   func(t *testing.T, f *fixture) outcome
+	recover func(t *testing.T, f *fixture) *tabguard.Watcher
 }
 
+// TestFaultMatrix runs every row of faultrows.Rows on rod. The row says
+// what the answer must be (faultrows.Check); the fault and the recovery
+// are rod's own, by the row's name.
 func TestFaultMatrix(t *testing.T) {
 	t.Parallel()
-	for _, tt := range faultRows() {
-		t.Run(tt.name, func(t *testing.T) {
+	faults := rodFaults()
+	for _, problem := range faultrows.Missing(faultrows.Rod, faults) {
+		t.Error(problem)
+	}
+	for _, row := range faultrows.Rows() {
+		t.Run(row.Name, func(t *testing.T) {
+			if row.Rod.Skip != "" {
+				t.Skip("not run on rod: " + row.Rod.Skip)
+			}
+			rf, ok := faults[row.Name]
+			if !ok {
+				return // reported above
+			}
 			t.Parallel()
-			f := &fixture{srv: serve(t)}
-			switch {
-			case tt.discards:
+			f := &fixture{srv: serve(t), timeout: row.Timeout()}
+			switch row.BrowserOn(faultrows.Rod) {
+			case faultrows.Discardable:
 				b, err := testbrowser.LaunchDiscardable()
 				require.NoError(t, err)
 				t.Cleanup(b.Close)
 				f.b = b
-			case tt.dedicated:
+			case faultrows.Dedicated:
 				f.b = dedicated(t)
 			default:
 				f.b = testbrowser.Shared(t)
 			}
 			f.page = testbrowser.NewPage(t, f.b)
-			if tt.path != "-" {
-				require.NoError(t, navigate(t, f.page, f.srv.URL+tt.path))
+			if row.Path != "-" {
+				require.NoError(t, navigate(t, f.page, f.srv.URL+row.Path))
 			}
-			if tt.opts.EvalTimeout == 0 {
-				tt.opts.EvalTimeout = rowTimeout
-			}
-			f.w, f.timeout = watch(t, f.page, &tt.opts), tt.opts.EvalTimeout
+			f.w = watch(t, f.page, &tabguard.Options{EvalTimeout: row.Timeout(), TerminateOnTimeout: row.TerminateOnTimeout})
 
-			got := tt.fault(t, f)
-			checkOutcome(t, tt, got)
+			faultrows.Check(t, row, faultrows.Rod, rf.fault(t, f).shared())
 
 			w := f.w
-			if tt.recover != nil {
-				w = tt.recover(t, f)
+			if rf.recover != nil {
+				w = rf.recover(t, f)
 			}
 			// At once: the recovery has returned, so the watcher knows.
 			res, err := w.Eval(testbrowser.Context(t, 10*time.Second), `() => 6 * 7`)
@@ -79,38 +74,22 @@ func TestFaultMatrix(t *testing.T) {
 	}
 }
 
-// checkOutcome asserts a row's sentinel, message and cause. It asserts no
-// time: a refusal is a *BlockedError, which the state machine gives without
-// waiting, and a timeout names its own limit, so no other deadline ended it.
-// The time is logged.
-func checkOutcome(t *testing.T, tt faultRow, got outcome) {
-	t.Helper()
-	if tt.want == nil {
-		require.NoError(t, got.err)
-		for _, m := range tt.msg {
-			require.NotNil(t, got.res, "no result")
-			assert.Contains(t, fmt.Sprint(got.res.Value), m)
-		}
-	} else {
-		require.Error(t, got.err)
-		require.ErrorIs(t, got.err, tt.want, "error: %v", got.err)
-		for _, m := range tt.msg {
-			assert.Contains(t, got.err.Error(), m)
-		}
-		var be *tabguard.BlockedError
-		var te *tabguard.TimeoutError
-		if errors.As(got.err, &te) {
-			// The eval's own deadline ended it, not the test's.
-			assert.Equal(t, tt.opts.EvalTimeout, te.Limit, "the eval's own timeout")
-			assert.Equal(t, tt.cause, te.Cause, "what the watcher found: %v", got.err)
-		} else {
-			assert.ErrorAs(t, got.err, &be, "a refusal is a *BlockedError")
-		}
+// shared is the outcome as faultrows.Check takes it.
+func (o outcome) shared() faultrows.Outcome {
+	got := faultrows.Outcome{Err: o.err, Elapsed: o.elapsed}
+	if o.res != nil {
+		got.Result = fmt.Sprint(o.res.Value)
 	}
-	if tt.fast {
-		assert.NotErrorIs(t, got.err, tabguard.ErrEvalTimeout, "answered by the tab's state, not by the deadline")
+	return got
+}
+
+// rodFaults are rod's faults and recoveries, by row name.
+func rodFaults() map[string]rodFault {
+	all := crashFaults()
+	for _, m := range []map[string]rodFault{scriptFaults(), dialogFaults(), loadFaults(), lifecycleFaults(), silentFaults(), goneFaults()} {
+		maps.Copy(all, m)
 	}
-	t.Logf("%s: %v in %v", tt.name, got.err, got.elapsed.Round(time.Millisecond))
+	return all
 }
 
 // refused evaluates on a tab that f's watcher already refuses.
@@ -143,41 +122,25 @@ func newTab(t *testing.T, f *fixture) *tabguard.Watcher {
 	return watch(t, page, nil)
 }
 
-func faultRows() []faultRow {
-	rows := append(crashRows(), scriptRows()...)
-	rows = append(rows, dialogRows()...)
-	rows = append(rows, loadRows()...)
-	rows = append(rows, lifecycleRows()...)
-	rows = append(rows, silentRows()...)
-	return append(rows, goneRows()...)
-}
-
-func crashRows() []faultRow {
-	crashMsg := "tab renderer crashed (reason: crashed): reload the tab (Watcher.Reload)"
-	return []faultRow{
-		{
-			name: "renderer crash idle",
+func crashFaults() map[string]rodFault {
+	return map[string]rodFault{
+		"renderer crash idle": {
 			fault: func(t *testing.T, f *fixture) outcome {
 				crash(t, f.page)
 				return refused(tabguard.ErrTabCrashed)(t, f)
 			},
-			want: tabguard.ErrTabCrashed, msg: []string{crashMsg}, fast: true, recover: reloadTab,
+			recover: reloadTab,
 		},
-		{
-			name: "renderer crash in flight",
-			opts: tabguard.Options{EvalTimeout: 20 * time.Second},
+		"renderer crash in flight": {
 			fault: func(t *testing.T, f *fixture) outcome {
 				wait := f.evalAsync(t, `() => new Promise(r => setTimeout(r, 15000))`)
 				crash(t, f.page) // returns once Chrome reported the crash
+				// Cut short by the first crash event, the status from the second.
 				return wait(time.Now())
 			},
-			// Cut short by the first crash event, the status from the second.
-			want: tabguard.ErrTabCrashed, msg: []string{crashMsg}, fast: true, recover: reloadTab,
+			recover: reloadTab,
 		},
-		{
-			name:      "renderer SIGKILL",
-			dedicated: true,
-			opts:      tabguard.Options{EvalTimeout: 20 * time.Second},
+		"renderer SIGKILL": {
 			fault: func(t *testing.T, f *fixture) outcome {
 				wait := f.evalAsync(t, `() => new Promise(r => setTimeout(r, 15000))`)
 				reported := crashReported(t, f)
@@ -185,22 +148,16 @@ func crashRows() []faultRow {
 				reported()
 				return wait(time.Now())
 			},
-			want: tabguard.ErrTabCrashed, msg: []string{"tab renderer crashed (reason: killed): reload the tab (Watcher.Reload)"},
-			fast: true, recover: reloadTab,
+			recover: reloadTab,
 		},
 	}
 }
 
-func scriptRows() []faultRow {
-	return []faultRow{
-		{
-			name: "while(true)",
-			fault: func(t *testing.T, f *fixture) outcome {
-				return f.eval(t, `() => { while (true) {} }`)
-			},
-			want:  tabguard.ErrEvalTimeout,
-			msg:   []string{"eval timed out after 600ms", "busy running script on committed page", "Options.TerminateOnTimeout"},
-			cause: tabguard.TimeoutBusyScript,
+func scriptFaults() map[string]rodFault {
+	loop := func(t *testing.T, f *fixture) outcome { return f.eval(t, `() => { while (true) {} }`) }
+	return map[string]rodFault{
+		"while(true)": {
+			fault: loop,
 			recover: func(t *testing.T, f *fixture) *tabguard.Watcher {
 				_, err := f.w.Eval(testbrowser.Context(t, 5*time.Second), `() => 1`)
 				require.ErrorIs(t, err, tabguard.ErrEvalTimeout, "the loop must still hold the tab")
@@ -208,22 +165,9 @@ func scriptRows() []faultRow {
 				return f.w
 			},
 		},
-		{
-			name: "while(true) with TerminateOnTimeout",
-			opts: tabguard.Options{TerminateOnTimeout: true},
-			fault: func(t *testing.T, f *fixture) outcome {
-				return f.eval(t, `() => { while (true) {} }`)
-			},
-			want:  tabguard.ErrEvalTimeout,
-			msg:   []string{"eval timed out after 600ms", "busy running script on committed page", "terminat"},
-			cause: tabguard.TimeoutBusyScript,
-			// no recovery step: the tab answers the next eval as it is
-		},
-		{
-			name: "terminated by another eval",
-			opts: tabguard.Options{TerminateOnTimeout: true},
-			// A promise that never settles times out while a second eval's
-			// loop holds the page, so its TerminateOnTimeout stops that loop.
+		// no recovery step: the tab answers the next eval as it is
+		"while(true) with TerminateOnTimeout": {fault: loop},
+		"terminated by another eval": {
 			fault: func(t *testing.T, f *fixture) outcome {
 				first := f.evalAsync(t, `() => new Promise(() => {})`)
 				second := f.evalAsync(t, `() => { const end = Date.now() + 5000; while (Date.now() < end) {} }`)
@@ -233,24 +177,11 @@ func scriptRows() []faultRow {
 				require.Contains(t, out.err.Error(), "terminat")
 				return got
 			},
-			want: tabguard.ErrTerminated, msg: []string{"eval's script was terminated by Runtime.terminateExecution: retry the eval"},
-			fast: true,
 		},
-		{
-			name: "promise never settles",
-			// In a shared browser a newer tab may hide this one, and the
-			// watcher would rightly find it hidden.
-			dedicated: true,
-			fault: func(t *testing.T, f *fixture) outcome {
-				return f.eval(t, `() => new Promise(() => {})`)
-			},
-			want:  tabguard.ErrEvalTimeout,
-			msg:   []string{"eval timed out after 600ms", "answers, but the eval's promise never settled"},
-			cause: tabguard.TimeoutUnsettled,
+		"promise never settles": {
+			fault: func(t *testing.T, f *fixture) outcome { return f.eval(t, `() => new Promise(() => {})`) },
 		},
-		{
-			name: "debugger statement while paused",
-			opts: tabguard.Options{EvalTimeout: 10 * time.Second}, // the pause, not the timer, must end the eval
+		"debugger statement while paused": {
 			fault: func(t *testing.T, f *fixture) outcome {
 				// Someone else debugs the page: the watcher never enables Debugger.
 				_, err := proto.DebuggerEnable{}.Call(f.page.Context(testbrowser.Context(t, 5*time.Second)))
@@ -261,9 +192,6 @@ func scriptRows() []faultRow {
 				require.ErrorIs(t, got.err, tabguard.ErrPaused, "the eval that hit the statement")
 				return f.eval(t, `() => 1`)
 			},
-			want: tabguard.ErrPaused,
-			msg:  []string{"tab is paused in the debugger (reason: other): resume it with Debugger.resume (proto.DebuggerResume)"},
-			fast: true,
 			recover: func(t *testing.T, f *fixture) *tabguard.Watcher {
 				f.call(t, proto.DebuggerResume{})
 				return f.w
@@ -272,44 +200,29 @@ func scriptRows() []faultRow {
 	}
 }
 
-func dialogRows() []faultRow {
-	hint := "accept or dismiss it (Watcher.HandleDialog), or set Options.Dialogs"
-	return []faultRow{
-		{
-			name: "alert open",
-			// The eval itself opens the dialog and is cut short by it.
+func dialogFaults() map[string]rodFault {
+	return map[string]rodFault{
+		"alert open": {
 			fault: func(t *testing.T, f *fixture) outcome {
 				return f.eval(t, `() => alert("hello from alert")`)
 			},
-			want: tabguard.ErrDialogOpen, msg: []string{`tab has a JavaScript dialog open: alert "hello from alert": ` + hint},
-			fast: true, recover: handleDialog,
+			recover: handleDialog,
 		},
-		{
-			name: "confirm open",
-			// The page opens the dialog; the next eval is refused up front.
+		"confirm open": {
 			fault: func(t *testing.T, f *fixture) outcome {
 				f.runJS(t, `setTimeout(() => confirm("sure?"), 0)`)
 				return refused(tabguard.ErrDialogOpen)(t, f)
 			},
-			want: tabguard.ErrDialogOpen, msg: []string{`confirm "sure?": ` + hint},
-			fast: true, recover: handleDialog,
+			recover: handleDialog,
 		},
-		{
-			name: "prompt open",
-			// The page opens the dialog while an eval waits on a timer.
-			opts: tabguard.Options{EvalTimeout: 20 * time.Second},
+		"prompt open": {
 			fault: func(t *testing.T, f *fixture) outcome {
 				wait := f.evalAsync(t, `() => new Promise(r => setTimeout(r, 15000))`)
 				start := time.Now()
 				f.runJS(t, `setTimeout(() => prompt("your name?", "x"), 0)`)
 				return wait(start)
 			},
-			want: tabguard.ErrDialogOpen, msg: []string{`prompt "your name?": ` + hint},
-			fast: true,
-			recover: func(t *testing.T, f *fixture) *tabguard.Watcher {
-				handleDialog(t, f)
-				return f.w
-			},
+			recover: handleDialog,
 		},
 	}
 }

@@ -28,10 +28,11 @@ func dedicated(t *testing.T) context.Context {
 	return ctx
 }
 
-// newTab opens a tab on the browser of browserCtx and closes it when t ends.
-func newTab(t *testing.T, browserCtx context.Context) context.Context {
+// newTab opens a tab on the browser of browserCtx, with opts, and closes it
+// when t ends.
+func newTab(t *testing.T, browserCtx context.Context, opts ...chromedp.ContextOption) context.Context {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(browserCtx)
+	ctx, cancel := chromedp.NewContext(browserCtx, opts...)
 	t.Cleanup(cancel)
 	require.NoError(t, chromedp.Do(ctx), "open a tab")
 	return ctx
@@ -52,6 +53,8 @@ type fixture struct {
 	srv     *httptest.Server
 	tab     context.Context
 	w       *chromedpguard.Watcher
+
+	timeout time.Duration // the watcher's EvalTimeout, where a test sets it
 }
 
 // newFixture opens a tab on the shared browser (or browser, when not nil),
@@ -107,26 +110,28 @@ func (f *fixture) crash(t *testing.T) {
 }
 
 // evalAsync starts js on f's watcher and returns a func that waits for its
-// error and the time it came, after letting the eval reach the renderer.
-func (f *fixture) evalAsync(t *testing.T, js string) func() (error, time.Time) {
+// outcome, timed from the moment that func is called with from, after
+// letting the eval reach the renderer.
+func (f *fixture) evalAsync(t *testing.T, js string) func(from time.Time) outcome {
 	t.Helper()
 	type answer struct {
+		res *runtime.RemoteObject
 		err error
 		at  time.Time
 	}
 	done := make(chan answer, 1)
 	go func() {
-		_, err := f.w.Eval(within(t, 30*time.Second), js)
-		done <- answer{err, time.Now()}
+		res, err := f.w.Eval(within(t, 30*time.Second), js)
+		done <- answer{res, err, time.Now()}
 	}()
 	time.Sleep(200 * time.Millisecond)
-	return func() (error, time.Time) {
+	return func(from time.Time) outcome {
 		select {
 		case a := <-done:
-			return a.err, a.at
+			return outcome{a.res, a.err, a.at.Sub(from)}
 		case <-time.After(30 * time.Second):
 			t.Fatal("eval still in flight after 30s")
-			return nil, time.Time{}
+			return outcome{}
 		}
 	}
 }

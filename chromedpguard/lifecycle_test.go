@@ -24,8 +24,6 @@ func TestNavigate(t *testing.T) {
 		msg  string
 	}{
 		{"healthy page", func(f *fixture) string { return f.srv.URL + "/" }, chromedpguard.Options{}, nil, ""},
-		{"dead URL", func(f *fixture) string { return deadURL(t) }, chromedpguard.Options{}, chromedpguard.ErrNoDocument,
-			"tab has no document: net::ERR_CONNECTION_REFUSED loading http://127.0.0.1:"},
 		{"unresolvable host", func(*fixture) string { return "http://nonexistent.invalid/" }, chromedpguard.Options{},
 			chromedpguard.ErrNoDocument, "tab has no document: net::ERR_NAME_NOT_RESOLVED loading http://nonexistent.invalid/" + again},
 		{"server never answers", func(f *fixture) string { return f.srv.URL + "/stall" },
@@ -68,29 +66,6 @@ func TestNavigate(t *testing.T) {
 			assert.Equal(t, "42", string(res.Value))
 		})
 	}
-}
-
-func TestNavigateBeforeUnload(t *testing.T) {
-	t.Parallel()
-	f := newFixture(t, nil, "/", nil)
-	f.runJS(t, `window.onbeforeunload = e => { e.preventDefault(); e.returnValue = "" }`)
-	err := f.w.Navigate(within(t, 10*time.Second), f.srv.URL+"/?next")
-	require.ErrorIs(t, err, chromedpguard.ErrDialogOpen)
-	assert.Contains(t, err.Error(), `tab has a JavaScript dialog open: beforeunload "": accept or dismiss it (Watcher.HandleDialog)`)
-	require.NoError(t, f.w.HandleDialog(within(t, 10*time.Second), false, "")) // stay
-	res, err := f.w.Eval(within(t, 5*time.Second), `() => location.href`)
-	require.NoError(t, err)
-	assert.Equal(t, `"`+f.srv.URL+`/"`, string(res.Value))
-}
-
-func TestReloadCrashedTab(t *testing.T) {
-	t.Parallel()
-	f := newFixture(t, nil, "/", nil)
-	f.crash(t)
-	require.NoError(t, f.w.Reload(within(t, 10*time.Second)))
-	assert.False(t, f.w.State().Crashed)
-	_, err := f.w.Eval(within(t, 5*time.Second), `() => 1`)
-	require.NoError(t, err)
 }
 
 // A recovery made by any call on the tab's session shows in the very next

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/tabguard/tabguard/internal/faultrows"
 	"go.uber.org/goleak"
 )
 
@@ -35,10 +37,26 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(browserM{m}) }
 // chromedp's ExecAllocator and returns the context of its first tab; stop
 // ends the browser and removes the dir. It never downloads a browser:
 // chromedp finds the system Chromium, or takes $TABGUARD_BROWSER.
-func launch() (context.Context, func(), error) {
+func launch() (context.Context, func(), error) { return launchWith("") }
+
+// launchDiscardable is launch with chrome://discards on, through which a
+// test can discard a tab as the browser does to save memory.
+func launchDiscardable() (context.Context, func(), error) {
+	return launchWith(faultrows.DiscardLocalState)
+}
+
+// launchWith is launch with localState, when not empty, as the user-data
+// dir's Local State file.
+func launchWith(localState string) (context.Context, func(), error) {
 	dir, err := os.MkdirTemp("", "chromedpguard-test-")
 	if err != nil {
 		return nil, nil, err
+	}
+	if localState != "" {
+		if err := os.WriteFile(filepath.Join(dir, "Local State"), []byte(localState), 0o600); err != nil {
+			_ = os.RemoveAll(dir)
+			return nil, nil, err
+		}
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(dir),

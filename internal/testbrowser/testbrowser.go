@@ -17,6 +17,7 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/launcher"
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/tabguard/tabguard/internal/faultrows"
 )
 
 // EnvBin names an environment variable that, when set, is the browser binary
@@ -39,19 +40,13 @@ func Launch() (*Browser, error) { return launch("") }
 // turns its internal debugging pages off unless the user-data dir's Local
 // State says otherwise.
 func LaunchDiscardable() (*Browser, error) {
-	return launch(`{"internal_only_uis_enabled": true}`)
+	return launch(faultrows.DiscardLocalState)
 }
 
 // DiscardJS discards the tab whose URL starts with its argument, when
 // evaluated (awaiting its promise) in a tab at chrome://discards of a
-// browser from LaunchDiscardable. It resolves to "discarded" or says why not.
-const DiscardJS = `(url) => import('chrome://discards/discards.js').then(async m => {
-	const p = m.getOrCreateDetailsProvider();
-	const tab = (await p.getTabDiscardsInfo()).infos.find(i => i.tabUrl.startsWith(url));
-	if (!tab) return 'no tab at ' + url;
-	await p.discardById(tab.id, 0); // 0: an external discard, which an attached client does not prevent
-	return 'discarded';
-})`
+// browser from LaunchDiscardable; see [faultrows.DiscardJS].
+const DiscardJS = faultrows.DiscardJS
 
 func launch(localState string) (*Browser, error) {
 	bin, err := Bin()

@@ -1,0 +1,189 @@
+package faultrows_test
+
+import (
+	"errors"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard/internal/faultrows"
+	"github.com/tabguard/tabguard/tabstate"
+)
+
+// backendCall matches a call of one backend's packages in a message, such
+// as "(proto.PageBringToFront)" or "(page.BringToFront)".
+var backendCall = regexp.MustCompile(`\((proto|page|runtime|debugger|target|chromedp)\.[A-Z]`)
+
+// backendOnly are names one backend has and the other has not.
+var backendOnly = []string{"Watcher.CloseTab", "chromedp", "go-rod"}
+
+var sentinels = []error{
+	tabstate.ErrTabCrashed, tabstate.ErrNoDocument, tabstate.ErrTabClosed, tabstate.ErrTabDiscarded,
+	tabstate.ErrBrowserGone, tabstate.ErrDialogOpen, tabstate.ErrPaused, tabstate.ErrNavigated,
+	tabstate.ErrTerminated, tabstate.ErrEvalTimeout,
+}
+
+func TestRowsWellFormed(t *testing.T) {
+	rules := []struct {
+		name string
+		ok   func(r faultrows.Row) bool
+	}{
+		{"has a name", func(r faultrows.Row) bool { return strings.TrimSpace(r.Name) == r.Name && r.Name != "" }},
+		{"wants a tabstate sentinel or a result", func(r faultrows.Row) bool {
+			if r.Want == nil {
+				return true
+			}
+			for _, s := range sentinels {
+				if r.Want == s {
+					return true
+				}
+			}
+			return false
+		}},
+		{"a timeout has a cause, and only a timeout", func(r faultrows.Row) bool {
+			return (r.Want == tabstate.ErrEvalTimeout) == (r.Cause != tabstate.TimeoutUnknown)
+		}},
+		{"a fast row is no timeout", func(r faultrows.Row) bool { return !r.Fast || r.Want != tabstate.ErrEvalTimeout }},
+		{"a timeout's message names its own limit", func(r faultrows.Row) bool {
+			if r.Want != tabstate.ErrEvalTimeout {
+				return true
+			}
+			for _, m := range r.Msg {
+				if strings.Contains(m, "timed out after "+r.Timeout().String()) {
+					return true
+				}
+			}
+			return false
+		}},
+		{"runs on some backend", func(r faultrows.Row) bool { return r.Rod.Skip == "" || r.Chromedp.Skip == "" }},
+		{"a skipped backend expects no message of its own", func(r faultrows.Row) bool {
+			return (r.Rod.Skip == "" || len(r.Rod.Msg) == 0) && (r.Chromedp.Skip == "" || len(r.Chromedp.Msg) == 0)
+		}},
+		{"shared messages name no backend's call", func(r faultrows.Row) bool {
+			for _, m := range r.Msg {
+				if backendCall.MatchString(m) {
+					return false
+				}
+				for _, name := range backendOnly {
+					if strings.Contains(m, name) {
+						return false
+					}
+				}
+			}
+			return true
+		}},
+		{"a row with a result wants no backend message", func(r faultrows.Row) bool {
+			return r.Want != nil || len(r.Rod.Msg)+len(r.Chromedp.Msg) == 0
+		}},
+		{"a path is \"\", \"-\" or absolute", func(r faultrows.Row) bool {
+			return r.Path == "" || r.Path == "-" || strings.HasPrefix(r.Path, "/")
+		}},
+	}
+	rows := faultrows.Rows()
+	require.NotEmpty(t, rows)
+	seen := map[string]bool{}
+	for _, r := range rows {
+		assert.False(t, seen[r.Name], "row %q twice", r.Name)
+		seen[r.Name] = true
+		for _, rule := range rules {
+			assert.True(t, rule.ok(r), "row %q: %s", r.Name, rule.name)
+		}
+	}
+}
+
+func TestMissing(t *testing.T) {
+	all := map[string]bool{}
+	for _, r := range faultrows.Rows() {
+		all[r.Name] = true
+	}
+	without := func(name string) map[string]bool {
+		m := map[string]bool{}
+		for k := range all {
+			if k != name {
+				m[k] = true
+			}
+		}
+		return m
+	}
+	with := func(name string) map[string]bool {
+		m := without("")
+		m[name] = true
+		return m
+	}
+	tests := []struct {
+		name string
+		impl map[string]bool
+		want []string
+	}{
+		{"every row", all, nil},
+		{"a row left out", without("alert open"),
+			[]string{"alert open: no chromedp implementation, and not marked as not run on chromedp"}},
+		{"a row of no one's", with("alert opened twice"),
+			[]string{"alert opened twice: a chromedp implementation with no shared row"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := faultrows.Missing(faultrows.Chromedp, tt.impl)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Missing() mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestREADMETables holds the README's failure tables to the rows: one line
+// per row, in order, named as the subtests are.
+func TestREADMETables(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	var names []string
+	for _, r := range faultrows.Rows() {
+		names = append(names, r.Name)
+	}
+	tests := []struct {
+		backend faultrows.Backend
+		heading string // the table is the first after it
+	}{
+		{faultrows.Rod, "## Failure modes\n"},
+		{faultrows.Chromedp, "### chromedp\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.backend.String(), func(t *testing.T) {
+			got, err := tableNames(string(data), tt.heading)
+			require.NoError(t, err)
+			if diff := cmp.Diff(names, got); diff != "" {
+				t.Errorf("README table after %q mismatch (-want +got):\n%s", strings.TrimSpace(tt.heading), diff)
+			}
+		})
+	}
+}
+
+// tableNames returns the first column of the first table after heading,
+// less its header and separator lines.
+func tableNames(readme, heading string) ([]string, error) {
+	i := strings.Index(readme, heading)
+	if i < 0 {
+		return nil, errors.New("no heading " + strings.TrimSpace(heading))
+	}
+	var names []string
+	inTable := false
+	for _, line := range strings.Split(readme[i:], "\n") {
+		if !strings.HasPrefix(line, "|") {
+			if inTable {
+				break
+			}
+			continue
+		}
+		inTable = true
+		cells := strings.Split(line, "|")
+		names = append(names, strings.TrimSpace(cells[1]))
+	}
+	if len(names) < 2 {
+		return nil, errors.New("no table after " + strings.TrimSpace(heading))
+	}
+	return names[2:], nil
+}
