@@ -115,13 +115,13 @@ func (e *BlockedError) Advice() string {
 	case ErrTabClosed:
 		return "open a new tab"
 	case ErrTabDiscarded:
-		return "revive its replacement (TabState.ReplacedBy) with Target.activateTarget (proto.TargetActivateTarget), then watch it"
+		return "revive its replacement (TabState.ReplacedBy) with Target.activateTarget, then watch it"
 	case ErrBrowserGone:
 		return "reconnect to or relaunch the browser"
 	case ErrDialogOpen:
 		return "accept or dismiss it (Watcher.HandleDialog), or set Options.Dialogs"
 	case ErrPaused:
-		return "resume it with Debugger.resume (proto.DebuggerResume)"
+		return "resume it with Debugger.resume"
 	case ErrTerminated, ErrNavigated:
 		return "retry the eval"
 	}

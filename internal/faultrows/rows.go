@@ -99,8 +99,6 @@ func debuggerRow() Row {
 		Want: tabstate.ErrPaused,
 		Msg:  []string{"tab is paused in the debugger (reason: other): resume it with Debugger.resume"},
 		Fast: true,
-		Rod:  Diff{Msg: []string{"Debugger.resume (proto.DebuggerResume)"}},
-		Chromedp: Diff{Msg: []string{"Debugger.resume (proto.DebuggerResume)"},
-			Note: "the advice names rod's proto.DebuggerResume, as package tabstate words it for both backends; chromedp's call is debugger.Resume"},
+		Chromedp: Diff{Note: "the advice names the CDP method, Debugger.resume, for both backends: chromedp's call is debugger.Resume"},
 	}
 }

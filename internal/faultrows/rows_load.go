@@ -117,9 +117,8 @@ func silentRows() []Row {
 			Want: tabstate.ErrTabDiscarded,
 			Msg:  []string{"tab was discarded by the browser (replaced by target ", "): revive its replacement (TabState.ReplacedBy) with Target.activateTarget"},
 			Fast: true,
-			Rod:  Diff{Msg: []string{"Target.activateTarget (proto.TargetActivateTarget), then watch it"}},
-			Chromedp: Diff{Msg: []string{"Target.activateTarget (proto.TargetActivateTarget), then watch it"},
-				Note: "the advice names rod's proto.TargetActivateTarget, as package tabstate words it for both backends; chromedp's call is target.ActivateTarget, " +
+			Chromedp: Diff{
+				Note: "the advice names the CDP method, Target.activateTarget, for both backends: chromedp's call is target.ActivateTarget, " +
 					"then chromedp.NewContext with chromedp.WithTargetID. Target.activateTarget revives a discarded tab only when it shares its window with another tab: " +
 					"alone in its window (chromedp's default) it stays discarded, and chromedp's attach to it waits for ever in Runtime.enable, " +
 					"so the tab that discards it here opens with chromedp.WithNewWindow(false)"},
