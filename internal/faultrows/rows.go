@@ -96,9 +96,9 @@ func debuggerRow() Row {
 	return Row{
 		// The pause, not the timer, must end the eval.
 		Name: "debugger statement while paused", EvalTimeout: 10 * time.Second,
-		Want: tabstate.ErrPaused,
-		Msg:  []string{"tab is paused in the debugger (reason: other): resume it with Debugger.resume"},
-		Fast: true,
+		Want:     tabstate.ErrPaused,
+		Msg:      []string{"tab is paused in the debugger (reason: other): resume it with Debugger.resume"},
+		Fast:     true,
 		Chromedp: Diff{Note: "the advice names the CDP method, Debugger.resume, for both backends: chromedp's call is debugger.Resume"},
 	}
 }
