@@ -45,6 +45,11 @@ func ExampleWatch() {
 		fmt.Println(err)
 		return
 	}
+	// Navigate returns at the commit; the title is there once the page loaded.
+	if _, err := w.Wait(ctx, func(s chromedpguard.TabState) bool { return s.Loaded }); err != nil {
+		fmt.Println(err)
+		return
+	}
 	res, err := w.Eval(ctx, `() => document.title`)
 	fmt.Println(string(res.Value), err)
 	// Output: "Orders" <nil>

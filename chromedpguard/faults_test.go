@@ -60,6 +60,9 @@ func TestFaultMatrix(t *testing.T) {
 			f.tab = newTab(t, f.browser)
 			if row.Path != "-" {
 				require.NoError(t, f.navigate(t, f.tabWithin(t, 10*time.Second), f.srv.URL+row.Path))
+				// Page.navigate answers before the commit: the row's fault
+				// starts on a loaded page, as on rod.
+				f.waitLoaded(t)
 			}
 			f.w = watch(t, f.tab, &chromedpguard.Options{EvalTimeout: row.Timeout(), TerminateOnTimeout: row.TerminateOnTimeout})
 
