@@ -116,7 +116,7 @@ func FuzzEvalBlockedReason(f *testing.F) {
 		if !strings.HasPrefix(msg, want.Error()) {
 			t.Fatalf("message %q does not start with %q", msg, want.Error())
 		}
-		if want == tabguard.ErrDialogOpen && !strings.Contains(msg, "proto.PageHandleJavaScriptDialog") {
+		if want == tabguard.ErrDialogOpen && !strings.Contains(msg, "Watcher.HandleDialog") {
 			t.Fatalf("dialog message %q does not say how to dismiss it", msg)
 		}
 		if allUTF8(url, crash, loadErr, dialogType, dialogMsg, pause) && !utf8.ValidString(msg) {
