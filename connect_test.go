@@ -12,26 +12,27 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/faultproxy"
 	"github.com/tabguard/tabguard/internal/testbrowser"
 )
 
-// poolFixture is a real Chromium behind a faultProxy, reached with Connect,
+// poolFixture is a real Chromium behind a faultproxy.Proxy, reached with Connect,
 // with one loaded tab watched through a BrowserWatcher.
 type poolFixture struct {
-	proxy *faultProxy
+	proxy *faultproxy.Proxy
 	b     *rod.Browser
 	bw    *tabguard.BrowserWatcher
 	w     *tabguard.Watcher
 }
 
-func newPoolFixture(t *testing.T, opts *tabguard.Options, configure func(*faultProxy)) *poolFixture {
+func newPoolFixture(t *testing.T, opts *tabguard.Options, configure func(*faultproxy.Proxy)) *poolFixture {
 	t.Helper()
 	remote := startRemoteChromium(t)
 	host := strings.TrimPrefix(remote.wsURL, "ws://")
 	host = host[:strings.IndexByte(host, '/')]
-	f := &poolFixture{proxy: startProxy(t, host, configure)}
+	f := &poolFixture{proxy: faultproxy.Start(t, host, configure)}
 	var err error
-	f.b, err = tabguard.Connect(testbrowser.Context(t, 10*time.Second), f.proxy.url(remote.wsURL))
+	f.b, err = tabguard.Connect(testbrowser.Context(t, 10*time.Second), f.proxy.URL(remote.wsURL))
 	require.NoError(t, err)
 	f.bw = watchBrowser(t, f.b, opts)
 	ctx := testbrowser.Context(t, 20*time.Second)
@@ -75,17 +76,17 @@ func TestConnectFaults(t *testing.T) {
 	tests := []struct {
 		name      string
 		heartbeat time.Duration
-		fault     func(p *faultProxy)
+		fault     func(p *faultproxy.Proxy)
 		reason    string // the GoneReason the watchers report
 	}{
-		{"silent proxy, heartbeat 1s", time.Second, (*faultProxy).stallAll,
+		{"silent proxy, heartbeat 1s", time.Second, (*faultproxy.Proxy).StallAll,
 			"no answer from the browser for 1s"},
-		{"close frame", 0, func(p *faultProxy) { p.sendAll(closeFrame(1008, "session timed out")) },
+		{"close frame", 0, func(p *faultproxy.Proxy) { p.SendAll(faultproxy.CloseFrame(1008, "session timed out")) },
 			`close frame 1008 "session timed out"`},
-		{"HTTP 408 written into the socket", 0, func(p *faultProxy) {
-			p.sendAll([]byte("HTTP/1.1 408 Request Timeout\r\nContent-Type: text/plain\r\n\r\nRequest Timeout"))
+		{"HTTP 408 written into the socket", 0, func(p *faultproxy.Proxy) {
+			p.SendAll([]byte("HTTP/1.1 408 Request Timeout\r\nContent-Type: text/plain\r\n\r\nRequest Timeout"))
 		}, `not a WebSocket frame: "HTTP/1.1 408 Request Timeout"`},
-		{"reset", 0, (*faultProxy).resetAll, "connection reset"},
+		{"reset", 0, (*faultproxy.Proxy).ResetAll, "connection reset"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -114,8 +115,8 @@ func TestResetOnRodTransport(t *testing.T) {
 	t.Parallel()
 	remote := startRemoteChromium(t)
 	host := strings.TrimPrefix(remote.wsURL, "ws://")
-	p := startProxy(t, host[:strings.IndexByte(host, '/')], nil)
-	b := rod.New().ControlURL(p.url(remote.wsURL))
+	p := faultproxy.Start(t, host[:strings.IndexByte(host, '/')], nil)
+	b := rod.New().ControlURL(p.URL(remote.wsURL))
 	require.NoError(t, b.Connect())
 	w := watch(t, testbrowser.NewPage(t, &testbrowser.Browser{Browser: b}), &tabguard.Options{EvalTimeout: time.Minute})
 	done := make(chan error, 1)
@@ -124,7 +125,7 @@ func TestResetOnRodTransport(t *testing.T) {
 		done <- err
 	}()
 	time.Sleep(300 * time.Millisecond)
-	p.resetAll()
+	p.ResetAll()
 	select {
 	case err := <-done:
 		require.ErrorIs(t, err, tabguard.ErrBrowserGone)
@@ -138,7 +139,7 @@ func TestResetOnRodTransport(t *testing.T) {
 // watcher's connection open when it beats every second.
 func TestHeartbeatKeepsIdleSessionAlive(t *testing.T) {
 	t.Parallel()
-	f := newPoolFixture(t, &tabguard.Options{Heartbeat: time.Second}, func(p *faultProxy) { p.reapIdle = 3 * time.Second })
+	f := newPoolFixture(t, &tabguard.Options{Heartbeat: time.Second}, func(p *faultproxy.Proxy) { p.ReapIdle = 3 * time.Second })
 	time.Sleep(8 * time.Second) // idle, but for the heartbeat
 	res, err := f.w.Eval(testbrowser.Context(t, 5*time.Second), `() => 6 * 7`)
 	require.NoError(t, err)
@@ -150,7 +151,7 @@ func TestHeartbeatKeepsIdleSessionAlive(t *testing.T) {
 func TestSilentConnectionWithoutHeartbeat(t *testing.T) {
 	t.Parallel()
 	f := newPoolFixture(t, &tabguard.Options{EvalTimeout: time.Second}, nil)
-	f.proxy.stallAll()
+	f.proxy.StallAll()
 	start := time.Now()
 	_, err := f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => 1`)
 	require.ErrorIs(t, err, tabguard.ErrEvalTimeout)
@@ -167,17 +168,17 @@ func TestSilentConnectionWithoutHeartbeat(t *testing.T) {
 // queues the connection and never admits it gets its socket closed.
 func TestConnectQueueNeverAdmits(t *testing.T) {
 	t.Parallel()
-	p := startProxy(t, "127.0.0.1:1", func(p *faultProxy) { p.queue = true })
+	p := faultproxy.Start(t, "127.0.0.1:1", func(p *faultproxy.Proxy) { p.Queue = true })
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	start := time.Now()
-	_, err := tabguard.Connect(ctx, "ws://"+p.ln.Addr().String()+"/devtools/browser/x?token=secret")
+	_, err := tabguard.Connect(ctx, "ws://"+p.Addr()+"/devtools/browser/x?token=secret")
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, context.DeadlineExceeded), "err: %v", err)
 	t.Logf("gave up in %v", time.Since(start))
 	assert.NotContains(t, err.Error(), "secret", "the token stays out of errors")
 	select {
-	case <-p.closed:
+	case <-p.Closed:
 	case <-time.After(2 * time.Second):
 		t.Fatal("the queued socket was not closed")
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard/chromedpguard"
+	"github.com/tabguard/tabguard/internal/faultproxy"
 )
 
 // remoteChromium is a Chromium process started on its own, listening for
@@ -86,19 +87,19 @@ func (r *remoteChromium) kill(t *testing.T) {
 	}
 }
 
-// poolFixture is a real Chromium behind a faultProxy, reached through
+// poolFixture is a real Chromium behind a faultproxy.Proxy, reached through
 // NewRemoteAllocator, with one loaded tab watched through a BrowserWatcher.
 type poolFixture struct {
-	proxy *faultProxy
+	proxy *faultproxy.Proxy
 	tab   context.Context
 	w     *chromedpguard.Watcher
 }
 
-func newPoolFixture(t *testing.T, opts *chromedpguard.Options, configure func(*faultProxy)) *poolFixture {
+func newPoolFixture(t *testing.T, opts *chromedpguard.Options, configure func(*faultproxy.Proxy)) *poolFixture {
 	t.Helper()
 	remote := startRemoteChromium(t)
-	f := &poolFixture{proxy: startProxy(t, remote.host, configure)}
-	actx, cancelAlloc := chromedpguard.NewRemoteAllocator(context.Background(), f.proxy.url(remote.wsURL))
+	f := &poolFixture{proxy: faultproxy.Start(t, remote.host, configure)}
+	actx, cancelAlloc := chromedpguard.NewRemoteAllocator(context.Background(), f.proxy.URL(remote.wsURL))
 	t.Cleanup(cancelAlloc)
 	tab, cancel := chromedp.NewContext(actx, chromedp.WithErrorf(func(string, ...any) {}))
 	t.Cleanup(cancel)
@@ -118,16 +119,16 @@ func TestRemoteFaults(t *testing.T) {
 	tests := []struct {
 		name      string
 		heartbeat time.Duration
-		fault     func(p *faultProxy)
+		fault     func(p *faultproxy.Proxy)
 		reason    string // the GoneReason the watchers report
 	}{
-		{"silent proxy, heartbeat 1s", time.Second, (*faultProxy).stallAll, "no answer from the browser for 1s"},
-		{"close frame", 0, func(p *faultProxy) { p.sendAll(closeFrame(1008, "session timed out")) },
+		{"silent proxy, heartbeat 1s", time.Second, (*faultproxy.Proxy).StallAll, "no answer from the browser for 1s"},
+		{"close frame", 0, func(p *faultproxy.Proxy) { p.SendAll(faultproxy.CloseFrame(1008, "session timed out")) },
 			`close frame 1008 "session timed out"`},
-		{"HTTP 408 written into the socket", 0, func(p *faultProxy) {
-			p.sendAll([]byte("HTTP/1.1 408 Request Timeout\r\nContent-Type: text/plain\r\n\r\nRequest Timeout"))
+		{"HTTP 408 written into the socket", 0, func(p *faultproxy.Proxy) {
+			p.SendAll([]byte("HTTP/1.1 408 Request Timeout\r\nContent-Type: text/plain\r\n\r\nRequest Timeout"))
 		}, `not a WebSocket frame: "HTTP/1.1 408 Request Timeout"`},
-		{"reset", 0, (*faultProxy).resetAll, "connection reset"},
+		{"reset", 0, (*faultproxy.Proxy).ResetAll, "connection reset"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -169,7 +170,7 @@ func TestRemoteFaults(t *testing.T) {
 // watcher's connection open when it beats every second.
 func TestHeartbeatKeepsIdleSessionAlive(t *testing.T) {
 	t.Parallel()
-	f := newPoolFixture(t, &chromedpguard.Options{Heartbeat: time.Second}, func(p *faultProxy) { p.reapIdle = 3 * time.Second })
+	f := newPoolFixture(t, &chromedpguard.Options{Heartbeat: time.Second}, func(p *faultproxy.Proxy) { p.ReapIdle = 3 * time.Second })
 	time.Sleep(8 * time.Second) // idle, but for the heartbeat
 	res, err := f.w.Eval(within(t, 5*time.Second), `() => 6 * 7`)
 	require.NoError(t, err)
@@ -181,7 +182,7 @@ func TestHeartbeatKeepsIdleSessionAlive(t *testing.T) {
 func TestSilentConnectionWithoutHeartbeat(t *testing.T) {
 	t.Parallel()
 	f := newPoolFixture(t, &chromedpguard.Options{EvalTimeout: time.Second}, nil)
-	f.proxy.stallAll()
+	f.proxy.StallAll()
 	_, err := f.w.Eval(within(t, 10*time.Second), `() => 1`)
 	require.ErrorIs(t, err, chromedpguard.ErrEvalTimeout)
 	var te *chromedpguard.TimeoutError
@@ -196,8 +197,8 @@ func TestSilentConnectionWithoutHeartbeat(t *testing.T) {
 // the connection and never admits it gets its socket closed.
 func TestRemoteHandshakeBounded(t *testing.T) {
 	t.Parallel()
-	p := startProxy(t, "127.0.0.1:1", func(p *faultProxy) { p.queue = true })
-	actx, cancelAlloc := chromedpguard.NewRemoteAllocator(context.Background(), "ws://"+p.ln.Addr().String()+"/devtools/browser/x?token=secret")
+	p := faultproxy.Start(t, "127.0.0.1:1", func(p *faultproxy.Proxy) { p.Queue = true })
+	actx, cancelAlloc := chromedpguard.NewRemoteAllocator(context.Background(), "ws://"+p.Addr()+"/devtools/browser/x?token=secret")
 	defer cancelAlloc()
 	tab, cancel := chromedp.NewContext(actx)
 	defer cancel()
@@ -208,7 +209,7 @@ func TestRemoteHandshakeBounded(t *testing.T) {
 	assert.True(t, errors.Is(err, context.DeadlineExceeded), "err: %v", err)
 	assert.NotContains(t, err.Error(), "secret", "the token stays out of errors")
 	select {
-	case <-p.closed:
+	case <-p.Closed:
 	case <-time.After(2 * time.Second):
 		t.Fatal("the queued socket was not closed")
 	}

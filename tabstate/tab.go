@@ -76,10 +76,16 @@ func (t *Tab) Learn(url string, committed bool, seq uint64) {
 }
 
 // LearnLoaded records that the committed document had fired its load
-// event, as the owner found by asking the page, unless news arrived since seq.
+// event, as the owner found by asking the page, unless news arrived since
+// seq. The page may answer before [Tab.Learn] has recorded the commit: the
+// load is then kept for Learn, as a load event would be.
 func (t *Tab) LearnLoaded(seq uint64) {
-	if t.seq == seq && t.state.Committed {
+	switch {
+	case t.seq != seq:
+	case t.state.Committed:
 		t.state.Loaded = true
+	case t.nav == nil:
+		t.loadAt = seq + 1
 	}
 }
 

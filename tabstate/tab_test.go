@@ -246,3 +246,28 @@ func TestLearnAfterAnEarlyLoad(t *testing.T) {
 		}
 	}
 }
+
+// The page can answer the readyState probe before the owner has learned
+// from the browser side that it committed: the load it reports still
+// counts once the commit is learned.
+func TestLearnLoadedBeforeLearn(t *testing.T) {
+	t.Parallel()
+	const home = "http://127.0.0.1:8080/"
+	tests := []struct {
+		name  string
+		learn bool // Learn(home, committed, seq) after LearnLoaded
+		want  tabstate.State
+	}{
+		{"committed", true, tabstate.State{URL: home, Committed: true, Loaded: true}},
+		{"not committed", false, tabstate.State{URL: home}},
+	}
+	for _, tt := range tests {
+		tab := tabstate.Tab{MainFrame: "F"}
+		seq := tab.Seq()
+		tab.LearnLoaded(seq)
+		tab.Learn(home, tt.learn, seq)
+		if diff := cmp.Diff(tt.want, tab.State()); diff != "" {
+			t.Errorf("%s: state (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}

@@ -1,4 +1,7 @@
-package tabguard_test
+// Package faultproxy is a TCP proxy for tests, on 127.0.0.1, between
+// DevTools clients and a real browser, that adds the failures a browser
+// pool or a proxy in front of one brings. Both backends' remote tests use it.
+package faultproxy
 
 import (
 	"encoding/binary"
@@ -13,21 +16,22 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// faultProxy forwards TCP between DevTools clients and a real browser, all
+// Proxy forwards TCP between DevTools clients and a real browser, all
 // on 127.0.0.1, and adds the failures a browser pool or a proxy in front of
 // one brings: it stops forwarding, resets, writes bytes of its own into the
 // upgraded socket, closes connections that stay idle, or never admits them.
-type faultProxy struct {
+type Proxy struct {
 	ln     net.Listener
 	target string // host:port of the browser
-	// reapIdle closes a connection whose client sent nothing for that long.
-	reapIdle time.Duration
-	// queue holds every connection without ever reaching the browser.
-	queue bool
+	// ReapIdle closes a connection whose client sent nothing for that long.
+	ReapIdle time.Duration
+	// Queue holds every connection without ever reaching the browser.
+	Queue bool
 
-	mu     sync.Mutex
-	conns  []*proxyConn
-	closed chan struct{} // closed when a queued client closes its socket
+	mu    sync.Mutex
+	conns []*proxyConn
+	// Closed is closed when a queued client closes its socket.
+	Closed chan struct{}
 	wg     sync.WaitGroup
 }
 
@@ -37,12 +41,12 @@ type proxyConn struct {
 	lastSent       atomic.Int64  // unix nanoseconds of the client's last bytes
 }
 
-// startProxy listens on 127.0.0.1 in front of target and stops when t ends.
-func startProxy(t *testing.T, target string, configure func(*faultProxy)) *faultProxy {
+// Start listens on 127.0.0.1 in front of target and stops when t ends.
+func Start(t testing.TB, target string, configure func(*Proxy)) *Proxy {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	p := &faultProxy{ln: ln, target: target, closed: make(chan struct{})}
+	p := &Proxy{ln: ln, target: target, Closed: make(chan struct{})}
 	if configure != nil {
 		configure(p)
 	}
@@ -52,12 +56,15 @@ func startProxy(t *testing.T, target string, configure func(*faultProxy)) *fault
 	return p
 }
 
-// url is wsURL, a browser's DevTools URL, pointed at the proxy.
-func (p *faultProxy) url(wsURL string) string {
+// URL is wsURL, a browser's DevTools URL, pointed at the proxy.
+func (p *Proxy) URL(wsURL string) string {
 	return strings.Replace(wsURL, p.target, p.ln.Addr().String(), 1)
 }
 
-func (p *faultProxy) accept() {
+// Addr is the proxy's host:port.
+func (p *Proxy) Addr() string { return p.ln.Addr().String() }
+
+func (p *Proxy) accept() {
 	defer p.wg.Done()
 	for {
 		c, err := p.ln.Accept()
@@ -72,15 +79,15 @@ func (p *faultProxy) accept() {
 	}
 }
 
-func (p *faultProxy) serve(client net.Conn) {
-	if p.queue {
+func (p *Proxy) serve(client net.Conn) {
+	if p.Queue {
 		// A full pool: hold the socket, answer nothing, notice the close.
 		_, _ = io.Copy(io.Discard, client)
 		_ = client.Close()
 		select {
-		case <-p.closed:
+		case <-p.Closed:
 		default:
-			close(p.closed)
+			close(p.Closed)
 		}
 		return
 	}
@@ -98,9 +105,9 @@ func (p *faultProxy) serve(client net.Conn) {
 	wg.Add(2)
 	go func() { defer wg.Done(); pc.pipe(server, client, true) }()
 	go func() { defer wg.Done(); pc.pipe(client, server, false) }()
-	if p.reapIdle > 0 {
+	if p.ReapIdle > 0 {
 		wg.Add(1)
-		go func() { defer wg.Done(); pc.reap(p.reapIdle) }()
+		go func() { defer wg.Done(); pc.reap(p.ReapIdle) }()
 	}
 	wg.Wait()
 }
@@ -146,7 +153,7 @@ func (pc *proxyConn) reap(idle time.Duration) {
 }
 
 // each runs f on every connection the proxy forwards.
-func (p *faultProxy) each(f func(*proxyConn)) {
+func (p *Proxy) each(f func(*proxyConn)) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, pc := range p.conns {
@@ -154,11 +161,11 @@ func (p *faultProxy) each(f func(*proxyConn)) {
 	}
 }
 
-// stallAll stops forwarding in both directions and keeps the sockets open.
-func (p *faultProxy) stallAll() { p.each(func(pc *proxyConn) { close(pc.stall) }) }
+// StallAll stops forwarding in both directions and keeps the sockets open.
+func (p *Proxy) StallAll() { p.each(func(pc *proxyConn) { close(pc.stall) }) }
 
-// resetAll ends each client's socket with a TCP reset.
-func (p *faultProxy) resetAll() {
+// ResetAll ends each client's socket with a TCP reset.
+func (p *Proxy) ResetAll() {
 	p.each(func(pc *proxyConn) {
 		if tc, ok := pc.client.(*net.TCPConn); ok {
 			_ = tc.SetLinger(0)
@@ -167,9 +174,9 @@ func (p *faultProxy) resetAll() {
 	})
 }
 
-// sendAll stops forwarding, writes raw bytes to each client and closes
+// SendAll stops forwarding, writes raw bytes to each client and closes
 // it, as browserless does at its session timeout.
-func (p *faultProxy) sendAll(raw []byte) {
+func (p *Proxy) SendAll(raw []byte) {
 	p.each(func(pc *proxyConn) {
 		close(pc.stall)
 		time.Sleep(20 * time.Millisecond) // let a frame under way finish
@@ -178,15 +185,15 @@ func (p *faultProxy) sendAll(raw []byte) {
 	})
 }
 
-// closeFrame is a WebSocket close frame from a server, with code and text.
-func closeFrame(code uint16, text string) []byte {
+// CloseFrame is a WebSocket close frame from a server, with code and text.
+func CloseFrame(code uint16, text string) []byte {
 	payload := binary.BigEndian.AppendUint16(nil, code)
 	payload = append(payload, text...)
 	return append([]byte{0x88, byte(len(payload))}, payload...)
 }
 
 // close stops the proxy and ends every connection.
-func (p *faultProxy) close() {
+func (p *Proxy) close() {
 	_ = p.ln.Close()
 	p.each(func(pc *proxyConn) { _ = pc.client.Close(); _ = pc.server.Close() })
 	p.wg.Wait()
