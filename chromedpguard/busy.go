@@ -80,27 +80,11 @@ func (w *Watcher) timedOut(c *busyCheck, limit time.Duration) *TimeoutError {
 	case c.ran && c.err == nil:
 		cause = c.cause
 	}
-	if cause == TimeoutSilent && w.terminate && w.terminateScript() == nil {
-		// The terminate answered: the connection lives, a script was busy.
-		return &TimeoutError{Limit: limit, Cause: TimeoutBusyScript,
-			Doing: TimeoutBusyScript.Describe(s.URL) + ": script terminated, the tab answers again"}
+	var terminate func() error
+	if w.terminate {
+		terminate = w.terminateScript
 	}
-	te := &TimeoutError{Limit: limit, Cause: cause, Doing: cause.Describe(s.URL), Advice: timeoutAdvice(cause)}
-	if cause != TimeoutBusyScript || !w.terminate {
-		return te
-	}
-	te.Advice = ""
-	switch err := w.terminateScript(); {
-	case err == nil:
-		te.Doing += ": script terminated, the tab answers again"
-	case errors.Is(err, context.DeadlineExceeded):
-		// The request is out; Chrome acts on it when it gets to it.
-		te.Doing += ": terminating the script, unconfirmed after " + terminateTimeout.String()
-	default:
-		te.Doing += ": terminating the script failed"
-		te.Advice = "reload the tab (Watcher.Reload)"
-	}
-	return te
+	return tabstate.Timeout(limit, s.URL, cause, timeoutAdvice, terminate, terminateTimeout)
 }
 
 // timeoutAdvice names the chromedp call that ends a cause, if any.

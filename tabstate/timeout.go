@@ -2,6 +2,7 @@ package tabstate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -59,3 +60,34 @@ func (e *TimeoutError) Is(target error) bool {
 
 // Timeout reports true, as net.Error timeouts do.
 func (e *TimeoutError) Timeout() bool { return true }
+
+// Timeout is the error of a call on a tab at url that ran out of time after
+// limit, where the watcher found cause; advice names the watcher's own call
+// for a cause. terminate, when not nil, stops a script that holds the page
+// (a watcher's TerminateOnTimeout), within bound: it is called for a busy
+// script, and for silence, which a script that holds the page and its
+// interrupt looks like; its outcome is said in Doing.
+func Timeout(limit time.Duration, url string, cause TimeoutCause, advice func(TimeoutCause) string,
+	terminate func() error, bound time.Duration) *TimeoutError {
+	if cause == TimeoutSilent && terminate != nil && terminate() == nil {
+		// The terminate answered: the connection lives, a script was busy.
+		return &TimeoutError{Limit: limit, Cause: TimeoutBusyScript,
+			Doing: TimeoutBusyScript.Describe(url) + ": script terminated, the tab answers again"}
+	}
+	te := &TimeoutError{Limit: limit, Cause: cause, Doing: cause.Describe(url), Advice: advice(cause)}
+	if cause != TimeoutBusyScript || terminate == nil {
+		return te
+	}
+	te.Advice = ""
+	switch err := terminate(); {
+	case err == nil:
+		te.Doing += ": script terminated, the tab answers again"
+	case errors.Is(err, context.DeadlineExceeded):
+		// The request is out; Chrome acts on it when it gets to it.
+		te.Doing += ": terminating the script, unconfirmed after " + bound.String()
+	default:
+		te.Doing += ": terminating the script failed"
+		te.Advice = "reload the tab (Watcher.Reload)"
+	}
+	return te
+}
