@@ -181,3 +181,21 @@ func ExampleTimeoutError_Problem() {
 	// eval timed out after 5s (renderer of page http://127.0.0.1:8080/ answers nothing: close the tab with Watcher.CloseTab and open a new one)
 	// eval timed out after 5s (renderer of page http://127.0.0.1:8080/ answers nothing): POST /tabs/close
 }
+
+func ExampleTimeout() {
+	advice := func(c tabstate.TimeoutCause) string {
+		if c == tabstate.TimeoutBusyScript {
+			return "set Options.TerminateOnTimeout"
+		}
+		return ""
+	}
+	url := "http://127.0.0.1:8080/"
+	fmt.Println(tabstate.Timeout(time.Second, url, tabstate.TimeoutBusyScript, advice, nil, 0))
+
+	// With a terminate call, its outcome replaces the advice.
+	stopped := func() error { return nil }
+	fmt.Println(tabstate.Timeout(time.Second, url, tabstate.TimeoutBusyScript, advice, stopped, 100*time.Millisecond))
+	// Output:
+	// eval timed out after 1s (busy running script on committed page http://127.0.0.1:8080/: set Options.TerminateOnTimeout)
+	// eval timed out after 1s (busy running script on committed page http://127.0.0.1:8080/: script terminated, the tab answers again)
+}
