@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"sync"
 	"time"
 
@@ -245,9 +244,6 @@ func (w *Watcher) apply(ev tabstate.Event) {
 	}
 	before := w.tab.State()
 	change := w.tab.Apply(ev)
-	if os.Getenv("TGDBG") != "" {
-		fmt.Printf("DBG %s %T %+v -> %+v\n", w.page.TargetID[:6], ev, ev, w.tab.State())
-	}
 	if change == 0 {
 		w.mu.Unlock()
 		return

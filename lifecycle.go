@@ -9,6 +9,8 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/tabguard/tabguard/tabstate"
 )
 
 // stopTimeout bounds Page.stopLoading after a load ran out of time; Chrome
@@ -48,11 +50,26 @@ func (w *Watcher) navigateTo(url string) func(p *rod.Page) (string, bool, error)
 		case err != nil:
 			return "", false, err
 		case res.ErrorText != "":
+			w.failed(p.GetContext(), string(res.LoaderID), res.ErrorText)
 			return "", false, w.crashWins(p.GetContext(), &BlockedError{Reason: ErrNoDocument, URL: url, Detail: res.ErrorText})
 		}
 		// No loader: a same-document navigation, with nothing to load.
 		return string(res.LoaderID), res.LoaderID == "", nil
 	}
+}
+
+// failed makes the failure a Page.navigate reply reports the tab's own
+// before the caller hears of it, so the next call is refused with it.
+// Chrome sends the navigation's start, and most often Network.loadingFailed,
+// before the reply, but the reply can overtake them on their way through
+// the event loop: sync applies them first. A loadingFailed that Chrome
+// sends after its reply is then applied here, from the reply; when it
+// comes, the tab has no navigation under way with its ID and ignores it.
+func (w *Watcher) failed(ctx context.Context, loader, errorText string) {
+	if w.bw.sync(ctx) != nil {
+		return // the refusal still reaches the caller; the events follow
+	}
+	w.apply(tabstate.LoadingFailed{RequestID: loader, ErrorText: errorText})
 }
 
 // Reload reloads the tab from the browser side and returns once the new

@@ -86,3 +86,24 @@ func TestRecoveryNextEvalWorks(t *testing.T) {
 		})
 	}
 }
+
+// TestFailedNavigateShowsAtOnce is the other side of recovery: once
+// Watcher.Navigate has returned a failed load, the next eval is refused with
+// it, with no wait in between, even while Chrome's events about the failure
+// are still on their way.
+func TestFailedNavigateShowsAtOnce(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, &tabguard.Options{EvalTimeout: 10 * time.Second})
+	late := 0
+	for i := range recoveryCycles {
+		require.NoError(t, f.w.Navigate(testbrowser.Context(t, 10*time.Second), f.srv.URL), "cycle %d: navigate home", i)
+		err := f.w.Navigate(testbrowser.Context(t, 10*time.Second), testbrowser.DeadURL(t))
+		require.ErrorIs(t, err, tabguard.ErrNoDocument, "cycle %d", i)
+		_, err = f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => location.href`)
+		if !errors.Is(err, tabguard.ErrNoDocument) {
+			late++
+			t.Logf("cycle %d: the eval after the failed load got %v", i, err)
+		}
+	}
+	assert.Zero(t, late, "evals that missed the failed load in %d cycles", recoveryCycles)
+}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
+
+	"github.com/tabguard/tabguard/tabstate"
 )
 
 // stopTimeout bounds Page.stopLoading after a load ran out of time; Chrome
@@ -47,6 +49,11 @@ func (w *Watcher) navigateTo(url string) func(ctx context.Context) (string, bool
 		case err != nil:
 			return "", false, err
 		case res.ErrorText != "":
+			// Chrome may send Network.loadingFailed after this reply: the
+			// failure is the tab's now, so the next call is refused with it.
+			// When the event comes, the tab has no navigation under way with
+			// its ID and ignores it.
+			w.apply(tabstate.LoadingFailed{RequestID: string(res.LoaderID), ErrorText: res.ErrorText})
 			return "", false, w.crashWins(ctx, &BlockedError{Reason: ErrNoDocument, URL: url, Detail: res.ErrorText})
 		}
 		// No loader: a same-document navigation, with nothing to load.

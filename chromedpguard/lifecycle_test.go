@@ -2,6 +2,7 @@ package chromedpguard_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -119,6 +120,26 @@ func TestRecoveryNextEvalWorks(t *testing.T) {
 			assert.Zero(t, stale, "stale refusals in %d cycles", cycles)
 		})
 	}
+}
+
+// TestFailedNavigateShowsAtOnce is the other side of recovery: once
+// Watcher.Navigate has returned a failed load, the next eval is refused with
+// it, with no wait in between, even if Chrome reports the failure's event
+// after its reply.
+func TestFailedNavigateShowsAtOnce(t *testing.T) {
+	t.Parallel()
+	const cycles = 20
+	f := newFixture(t, nil, "/", nil)
+	late := 0
+	for i := range cycles {
+		require.NoError(t, f.w.Navigate(within(t, 10*time.Second), f.srv.URL), "cycle %d: navigate home", i)
+		require.ErrorIs(t, f.w.Navigate(within(t, 10*time.Second), deadURL(t)), chromedpguard.ErrNoDocument, "cycle %d", i)
+		if _, err := f.w.Eval(within(t, 10*time.Second), `() => 1`); !errors.Is(err, chromedpguard.ErrNoDocument) {
+			late++
+			t.Logf("cycle %d: the eval after the failed load got %v", i, err)
+		}
+	}
+	assert.Zero(t, late, "evals that missed the failed load in %d cycles", cycles)
 }
 
 func TestHandleDialogNoDialog(t *testing.T) {
