@@ -1,9 +1,12 @@
 package tabguard_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
-	"runtime"
+	"runtime/pprof"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -44,17 +47,23 @@ func TestBrowserWatcherManyTabs(t *testing.T) {
 		pages[i], err = b.PageFromTarget(target.TargetID)
 		require.NoError(t, err)
 	}
-	bw := watchBrowser(t, b.Browser, nil)
-	runtime.GC()
-	before := runtime.NumGoroutine()
+	// Other tests run in parallel: only goroutines started under this
+	// test's label, and those they start, are counted.
+	var bw *tabguard.BrowserWatcher
 	ws := make([]*tabguard.Watcher, manyTabs)
-	for i, p := range pages {
-		var err error
-		ws[i], err = bw.Watch(p)
-		require.NoError(t, err)
-	}
-	time.Sleep(500 * time.Millisecond) // let anything a Watch started finish
-	added := runtime.NumGoroutine() - before
+	var added int
+	pprof.Do(context.Background(), pprof.Labels("test", t.Name()), func(context.Context) {
+		bw = watchBrowser(t, b.Browser, nil)
+		before := labeledGoroutines(t, t.Name())
+		require.Positive(t, before, "the BrowserWatcher's own goroutines carry the label")
+		for i, p := range pages {
+			var err error
+			ws[i], err = bw.Watch(p)
+			require.NoError(t, err)
+		}
+		time.Sleep(500 * time.Millisecond) // let anything a Watch started finish
+		added = labeledGoroutines(t, t.Name()) - before
+	})
 	t.Logf("goroutines added by watching %d tabs: %d", manyTabs, added)
 	assert.LessOrEqual(t, added, 5, "goroutines must not grow with the tabs")
 	assert.Len(t, bw.Tabs(), manyTabs)
@@ -88,6 +97,24 @@ func TestBrowserWatcherManyTabs(t *testing.T) {
 			assert.NoError(t, err, "tab %d", i)
 		}
 	}
+}
+
+// labeledGoroutines counts the goroutines whose pprof label "test" is name.
+func labeledGoroutines(t testing.TB, name string) int {
+	t.Helper()
+	var buf bytes.Buffer
+	require.NoError(t, pprof.Lookup("goroutine").WriteTo(&buf, 1))
+	want := fmt.Sprintf(`"test":%q`, name)
+	n, count := 0, 0
+	for _, line := range strings.Split(buf.String(), "\n") {
+		switch {
+		case strings.Contains(line, " @ 0x"): // "N @ 0x...": N goroutines with this stack
+			count, _ = strconv.Atoi(strings.Fields(line)[0])
+		case strings.HasPrefix(line, "# labels: ") && strings.Contains(line, want):
+			n += count
+		}
+	}
+	return n
 }
 
 // A consumer that never reads Changes holds nothing up: evals go on, the

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,7 +22,7 @@ import (
 // answers (until the request is cancelled), "/trickle" sends its headers and
 // the start of a body and then stalls, "/big?kb=N" is a page of about N KiB,
 // "/reload50" reloads itself every 50 ms and "/reload-inline" reloads as soon
-// as its inline script is parsed.
+// as its inline script is parsed, until "/reload-inline/stop" is requested.
 func serve(t testing.TB) *httptest.Server {
 	t.Helper()
 	quit := stalling(t)
@@ -42,9 +43,15 @@ func serve(t testing.TB) *httptest.Server {
 	mux.HandleFunc("/reload50", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<!doctype html><title>reload50</title><script>setTimeout(() => location.reload(), 50)</script>`)
 	})
+	var reloadsStopped atomic.Bool
 	mux.HandleFunc("/reload-inline", func(w http.ResponseWriter, r *http.Request) {
+		if reloadsStopped.Load() {
+			fmt.Fprint(w, `<!doctype html><title>reload-inline</title><p>stopped`)
+			return
+		}
 		fmt.Fprint(w, `<!doctype html><title>reload-inline</title><script>location.reload()</script>`)
 	})
+	mux.HandleFunc("/reload-inline/stop", func(w http.ResponseWriter, r *http.Request) { reloadsStopped.Store(true) })
 	mux.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) {
 		var kb int
 		fmt.Sscan(r.URL.Query().Get("kb"), &kb)

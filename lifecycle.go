@@ -148,9 +148,11 @@ func (w *Watcher) crashWins(ctx context.Context, err error) error {
 	}
 }
 
-// awaitCommit waits until a navigation that started after navigation n0,
-// or the one with loader ID loader, has committed its document, or the tab
-// refuses the wait: its load failed, it crashed, a dialog opened, it closed.
+// awaitCommit waits until the navigation with loader ID loader has
+// committed its document, or, when loader is empty or that navigation was
+// replaced, a navigation that started after navigation n0 has and no other
+// is under way, or the tab refuses the wait: its load failed, it crashed,
+// a dialog opened, it closed.
 func (w *Watcher) awaitCommit(ctx context.Context, loader string, n0 uint64) error {
 	// Chrome sent the navigation's start before its reply: once it is
 	// applied, any refusal the state shows is this navigation's.
@@ -164,14 +166,18 @@ func (w *Watcher) awaitCommit(ctx context.Context, loader string, n0 uint64) err
 			return ErrWatcherClosed
 		}
 		committed, n := w.tab.Committed()
+		navigating := w.tab.Navigating()
 		started := loader != "" || w.tab.Navigations() > n0
 		err := w.refusal()
 		ch := w.changed
 		w.mu.Unlock()
 		switch {
-		case n > n0 || loader != "" && committed == loader:
+		case loader != "" && committed == loader || n > n0 && !navigating:
 			// Committed: a page, or Chrome's error page for a failed load
-			// (Page.navigate does not always carry the net error).
+			// (Page.navigate does not always carry the net error). A page
+			// that navigates itself (a reload as soon as parsed) can commit
+			// a navigation it started after n0 and before ours: that commit
+			// is not ours while ours is still under way.
 			return err
 		case err != nil && (started || !stale(err)):
 			return w.crashWins(ctx, err)

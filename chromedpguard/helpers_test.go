@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -173,9 +174,15 @@ func serve(t testing.TB) *httptest.Server {
 	mux.HandleFunc("/reload50", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<!doctype html><title>reload50</title><script>setTimeout(() => location.reload(), 50)</script>`)
 	})
+	var reloadsStopped atomic.Bool
 	mux.HandleFunc("/reload-inline", func(w http.ResponseWriter, r *http.Request) {
+		if reloadsStopped.Load() {
+			fmt.Fprint(w, `<!doctype html><title>reload-inline</title><p>stopped`)
+			return
+		}
 		fmt.Fprint(w, `<!doctype html><title>reload-inline</title><script>location.reload()</script>`)
 	})
+	mux.HandleFunc("/reload-inline/stop", func(w http.ResponseWriter, r *http.Request) { reloadsStopped.Store(true) })
 	mux.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) {
 		var kb int
 		fmt.Sscan(r.URL.Query().Get("kb"), &kb)

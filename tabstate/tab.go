@@ -58,6 +58,11 @@ func (t *Tab) Navigations() uint64 { return t.navigation }
 // tab saw no NavigationStarted for it).
 func (t *Tab) Committed() (loaderID string, navigation uint64) { return t.committed, t.commitNav }
 
+// Navigating reports whether a main-frame navigation is under way: it has
+// started and has not committed or been cancelled. A load that failed is
+// under way until Chrome's error page for it commits.
+func (t *Tab) Navigating() bool { return t.nav != nil }
+
 // Dialogs counts the dialogs that have opened.
 func (t *Tab) Dialogs() uint64 { return t.dialogs }
 

@@ -271,3 +271,48 @@ func TestLearnLoadedBeforeLearn(t *testing.T) {
 		}
 	}
 }
+
+// Navigating holds from a main-frame navigation's start until it commits or
+// is cancelled; a failed load is under way until its error page commits,
+// and an older navigation's late commit leaves the newer one under way.
+func TestNavigating(t *testing.T) {
+	start := func(loader, url string) tabstate.Event {
+		return tabstate.NavigationStarted{FrameID: frame, LoaderID: loader, URL: url, Type: "differentDocument"}
+	}
+	commit := func(loader, url string) tabstate.Event {
+		return tabstate.FrameNavigated{FrameID: frame, LoaderID: loader, URL: url}
+	}
+	tests := []struct {
+		name   string
+		events []tabstate.Event
+		want   []bool // Navigating after each event
+	}{
+		{"a load commits", []tabstate.Event{start("L1", home), commit("L1", home)}, []bool{true, false}},
+		{"a load fails, then its error page commits", []tabstate.Event{
+			start("L1", home), tabstate.LoadingFailed{RequestID: "L1", ErrorText: "net::ERR_CONNECTION_REFUSED"},
+			tabstate.FrameNavigated{FrameID: frame, LoaderID: "L1", URL: "chrome-error://chromewebdata/", UnreachableURL: home},
+		}, []bool{true, true, false}},
+		{"a load is cancelled", []tabstate.Event{
+			start("L1", home), tabstate.LoadingFailed{RequestID: "L1", ErrorText: "net::ERR_ABORTED", Canceled: true},
+		}, []bool{true, false}},
+		{"an older load commits after a newer one started", []tabstate.Event{
+			start("L1", home), start("L2", next), commit("L1", home), commit("L2", next),
+		}, []bool{true, true, true, false}},
+		{"a same-document navigation", []tabstate.Event{
+			tabstate.NavigationStarted{FrameID: frame, LoaderID: "L1", URL: home + "#a", Type: "sameDocument"},
+		}, []bool{false}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tab := tabstate.Tab{MainFrame: frame}
+			var got []bool
+			for _, e := range tt.events {
+				tab.Apply(e)
+				got = append(got, tab.Navigating())
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Navigating after each event (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
