@@ -29,6 +29,12 @@ const stopTimeout = time.Second
 // (Page.stopLoading), so the tab keeps the page it had, and gives
 // [ErrEvalTimeout]. A URL that Options.URLs does not allow gives
 // [ErrURLBlocked], and nothing is loaded.
+//
+// A page that navigates itself can race the call: a navigation the old
+// page started before the new document committed may still replace it
+// (Chrome commits both, in the order they started). Navigate returns at
+// its own commit; TabState.URL then names the navigation under way, and an
+// eval that the replacement cuts short gives [ErrNavigated].
 func (w *Watcher) Navigate(ctx context.Context, url string) error {
 	if url == "" {
 		return fmt.Errorf("%w: empty URL", ErrInvalidArgument)
