@@ -59,12 +59,22 @@ func ExampleBrowserWatcher_Changes() {
 		fmt.Println(err)
 		return
 	}
-	for c := range bw.Changes() {
-		if c.Tab.TargetID == w.TargetID() {
+	for {
+		select {
+		case c, ok := <-bw.Changes():
+			if !ok {
+				return // the BrowserWatcher is closed
+			}
+			if c.Tab.TargetID != w.TargetID() {
+				continue
+			}
 			fmt.Println(c.Kind)
 			if c.Kind == tabguard.TabClosed {
-				break
+				return
 			}
+		case <-ctx.Done():
+			fmt.Println(ctx.Err())
+			return
 		}
 	}
 	// Output:

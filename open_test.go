@@ -96,3 +96,40 @@ func testbrowserPage(t *testing.T, b *testbrowser.Browser, id proto.TargetTarget
 	require.NoError(t, err)
 	return p
 }
+
+// TestCloseTabJustOpened opens and closes tabs back to back: each CloseTab
+// that returns nil has the tab gone from Tabs and reported as TabClosed,
+// though Chrome now and then answers a close of a tab that has just loaded
+// about:blank and leaves it open.
+func TestCloseTabJustOpened(t *testing.T) {
+	t.Parallel()
+	const cycles = 15
+	b := dedicated(t)
+	bw := watchBrowser(t, b.Browser, nil)
+	ctx := testbrowser.Context(t, 2*time.Minute)
+	closed := map[proto.TargetTargetID]bool{}
+	var ids []proto.TargetTargetID
+	for i := range cycles {
+		w, err := bw.Open(ctx, "about:blank")
+		require.NoError(t, err, "cycle %d", i)
+		require.NoError(t, w.CloseTab(ctx), "cycle %d", i)
+		ids = append(ids, w.TargetID())
+		for _, ti := range bw.Tabs() {
+			assert.NotEqual(t, w.TargetID(), ti.TargetID, "cycle %d: CloseTab returned with the tab listed", i)
+		}
+	}
+	// Every close was reported, in a channel that kept them all.
+	for len(closed) < cycles {
+		select {
+		case c := <-bw.Changes():
+			if c.Kind == tabguard.TabClosed {
+				closed[c.Tab.TargetID] = true
+			}
+		case <-ctx.Done():
+			t.Fatalf("%d of %d closes reported", len(closed), cycles)
+		}
+	}
+	for _, id := range ids {
+		assert.True(t, closed[id], "no TabClosed for %s", id)
+	}
+}
