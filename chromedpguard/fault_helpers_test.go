@@ -56,12 +56,16 @@ func (f *fixture) navigate(t *testing.T, ctx context.Context, url string) error 
 // chromedp as rod's WaitLoad does: the fault, not the watcher, is under test.
 func (f *fixture) waitLoaded(t *testing.T) {
 	t.Helper()
-	eventually(t, "the page to load", func() bool {
+	// Chrome takes seconds to load the 5 MB page on a busy machine.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		ctx, cancel := context.WithTimeout(f.tab, 2*time.Second)
-		defer cancel()
 		state, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.readyState`))
-		return err == nil && state == "complete"
-	})
+		cancel()
+		if err == nil && state == "complete" {
+			return
+		}
+		require.True(t, time.Now().Before(deadline), "page not loaded after 30s: %q, %v", state, err)
+	}
 }
 
 // waitBlocked waits until f's watcher refuses evals with reason.
