@@ -37,11 +37,11 @@ func (bw *BrowserWatcher) Open(ctx context.Context, url string) (*Watcher, error
 	}
 	page, err := bw.attach(ctx, target.TargetID, true)
 	if err != nil {
-		return nil, errors.Join(err, bw.closeTarget(target.TargetID))
+		return nil, errors.Join(err, bw.closeTab(target.TargetID))
 	}
 	w, err := bw.Watch(page)
 	if err != nil {
-		return nil, errors.Join(err, bw.closeTarget(target.TargetID))
+		return nil, errors.Join(err, bw.closeTab(target.TargetID))
 	}
 	if url == "" {
 		return w, nil
@@ -88,20 +88,61 @@ func (bw *BrowserWatcher) attach(ctx context.Context, id proto.TargetTargetID, o
 		return a.page, nil
 	case <-ctx.Done():
 		if opened {
-			_ = bw.closeTarget(id)
+			_ = bw.closeTab(id)
 			<-done
 		}
 		return nil, fmt.Errorf("attach to tab %s: %w", id, ctx.Err())
 	}
 }
 
-func (bw *BrowserWatcher) closeTarget(id proto.TargetTargetID) error {
+// closeTab closes tab id within closeTabTimeout, where Open gives up on a
+// tab of its own.
+func (bw *BrowserWatcher) closeTab(id proto.TargetTargetID) error {
 	ctx, cancel := context.WithTimeout(context.Background(), closeTabTimeout)
 	defer cancel()
-	if _, err := (proto.TargetCloseTarget{TargetID: id}).Call(bw.browser.Context(ctx)); err != nil {
+	if err := bw.closeTarget(ctx, id); err != nil {
 		return fmt.Errorf("close tab %s: %w", id, err)
 	}
 	return nil
+}
+
+// closeRetry is how long closeTarget waits for Chrome to report the tab
+// gone before it asks again.
+const closeRetry = 500 * time.Millisecond
+
+// closeTarget asks Chrome to close tab id until it reports the tab gone
+// (the target leaves the list) or ctx ends. Measured on Chromium 156 on a
+// loaded machine: now and then Chrome answers Target.closeTarget and never
+// closes the tab (5 in 15 tabs that had just loaded about:blank); asking
+// again closes it. The answer to a repeated call is ignored: the event
+// decides.
+func (bw *BrowserWatcher) closeTarget(ctx context.Context, id proto.TargetTargetID) error {
+	removed := bw.removed(id)
+	call := func() error {
+		_, err := proto.TargetCloseTarget{TargetID: id}.Call(bw.browser.Context(ctx))
+		return err
+	}
+	if err := call(); err != nil {
+		return err
+	}
+	bw.mu.RLock()
+	listening := !bw.closed && !bw.gone
+	bw.mu.RUnlock()
+	if !listening {
+		return nil // no event will say: Chrome's answer is all there is
+	}
+	retry := time.NewTicker(closeRetry)
+	defer retry.Stop()
+	for {
+		select {
+		case <-removed:
+			return nil
+		case <-ctx.Done():
+			return fmt.Errorf("the browser has not closed it: %w", ctx.Err())
+		case <-retry.C:
+			_ = call()
+		}
+	}
 }
 
 // TargetID is the watched tab's target: what [BrowserWatcher.Tabs] lists it by.
@@ -119,8 +160,7 @@ func (w *Watcher) CloseTab(ctx context.Context) error {
 	}
 	cctx, cancel := context.WithTimeout(ctx, closeTabTimeout)
 	defer cancel()
-	removed := w.bw.removed(w.page.TargetID)
-	err := w.closeTarget(cctx, removed)
+	err := w.bw.closeTarget(cctx, w.page.TargetID)
 	if err != nil && !w.State().Closed {
 		var be *BlockedError
 		if !errors.As(w.classify(err), &be) || be.Reason != ErrTabClosed {
@@ -128,36 +168,4 @@ func (w *Watcher) CloseTab(ctx context.Context) error {
 		}
 	}
 	return w.Close()
-}
-
-// closeRetry is how long CloseTab waits for Chrome to report the tab gone
-// before it asks again.
-const closeRetry = 500 * time.Millisecond
-
-// closeTarget asks Chrome to close the tab until it reports the tab gone
-// (removed closes) or ctx ends. Measured on Chromium 156 on a loaded
-// machine: now and then Chrome answers Target.closeTarget and never closes
-// the tab (5 in 15 tabs that had just loaded about:blank); asking again
-// closes it. Chrome answers a repeated call on a tab already closing with
-// an error, which changes nothing: the event decides.
-func (w *Watcher) closeTarget(ctx context.Context, removed <-chan struct{}) error {
-	call := func() error {
-		_, err := proto.TargetCloseTarget{TargetID: w.page.TargetID}.Call(w.bw.browser.Context(ctx))
-		return err
-	}
-	if err := call(); err != nil {
-		return err
-	}
-	retry := time.NewTicker(closeRetry)
-	defer retry.Stop()
-	for {
-		select {
-		case <-removed:
-			return nil
-		case <-ctx.Done():
-			return fmt.Errorf("the browser has not closed it: %w", ctx.Err())
-		case <-retry.C:
-			_ = call()
-		}
-	}
 }
