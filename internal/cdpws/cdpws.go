@@ -2,6 +2,10 @@
 // that never panics its reader: a close frame, bytes that are not a frame
 // or not CDP JSON, and a reset end it with a [*ConnectionError] naming the
 // reason. The rod and the chromedp backends both put their clients on it.
+//
+// [ResolveURL] and [Dial] take the endpoint a browser pool hands out, its
+// token in the query string or its credentials in the user info, and send
+// them on every request; no error of theirs quotes either.
 package cdpws
 
 import (
@@ -10,13 +14,10 @@ import (
 	"crypto/tls"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -212,60 +213,6 @@ func (c *tailConn) last() []byte {
 	return bytes.Clone(c.buf)
 }
 
-// ResolveURL returns the WebSocket URL of a DevTools endpoint: a ws:// or
-// wss:// URL as it is, an http:// or https:// one through its /json/version.
-func ResolveURL(ctx context.Context, rawURL string) (string, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil || u.Host == "" {
-		return "", fmt.Errorf("%w: DevTools URL %q: pass ws://host:port/... or http://host:port", tabstate.ErrInvalidArgument, rawURL)
-	}
-	switch u.Scheme {
-	case "ws", "wss":
-		return rawURL, nil
-	case "http", "https":
-	default:
-		return "", fmt.Errorf("%w: DevTools URL %q: the scheme must be ws, wss, http or https", tabstate.ErrInvalidArgument, rawURL)
-	}
-	v := *u
-	v.Path, v.RawQuery = "/json/version", ""
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, v.String(), nil)
-	if err != nil {
-		return "", err
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return "", fmt.Errorf("resolve %s: %w", v.String(), err)
-	}
-	defer res.Body.Close()
-	var version struct {
-		WebSocketDebuggerURL string `json:"webSocketDebuggerUrl"`
-	}
-	body, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
-	if err == nil && res.StatusCode != http.StatusOK {
-		err = fmt.Errorf("status %s", res.Status)
-	}
-	if err == nil {
-		err = json.Unmarshal(body, &version)
-	}
-	if err == nil && version.WebSocketDebuggerURL == "" {
-		err = errors.New("no webSocketDebuggerUrl in the answer")
-	}
-	if err != nil {
-		return "", fmt.Errorf("resolve %s: %w", v.String(), err)
-	}
-	// Chrome names the address it listens on; keep the one the caller
-	// reached it by, as rod's launcher does.
-	w, err := url.Parse(version.WebSocketDebuggerURL)
-	if err != nil {
-		return "", fmt.Errorf("resolve %s: %w", v.String(), err)
-	}
-	w.Host = u.Host
-	if u.Scheme == "https" {
-		w.Scheme = "wss"
-	}
-	return w.String(), nil
-}
-
 // Dial opens the WebSocket at wsURL within ctx, over a connection that keeps the
 // bytes it read last.
 func Dial(ctx context.Context, wsURL string) (*Conn, error) {
@@ -291,28 +238,9 @@ func Dial(ctx context.Context, wsURL string) (*Conn, error) {
 		if t.tail != nil {
 			_ = t.tail.Close()
 		}
-		return nil, &RedactedError{URL: wsURL, Err: err}
+		return nil, &RedactedError{URL: wsURL, Err: redactURLErrors(err)}
 	}
 	conn.SetReadLimit(maxMessageBytes)
 	t.conn = conn
 	return t, nil
 }
-
-// RedactedError is a failure to connect to url, told without url's query
-// string, which may hold a pool's token: the errors beneath quote it.
-type RedactedError struct {
-	URL string
-	Err error
-}
-
-// Error reads like "connect to ws://host/x?…: context deadline exceeded".
-func (e *RedactedError) Error() string {
-	msg := "connect to " + e.URL + ": " + e.Err.Error()
-	if i := strings.IndexByte(e.URL, '?'); i >= 0 {
-		msg = strings.ReplaceAll(msg, e.URL[i+1:], "…")
-	}
-	return msg
-}
-
-// Unwrap returns the error beneath.
-func (e *RedactedError) Unwrap() error { return e.Err }
