@@ -1,4 +1,5 @@
 # make test: the tests. make demo: the four outcomes on a real tab.
+# make lint: gofmt, go vet and the API check. make api: record the exported API.
 # CI (.ci/run) runs make test, then make fuzz and make bench-smoke.
 GO ?= go
 FUZZTIME ?= 30s
@@ -7,8 +8,11 @@ FUZZTIME ?= 30s
 MODULES := chromedpguard $(patsubst %/go.mod,%,$(wildcard examples/*/go.mod))
 # Modules for chromedp users, which must not link go-rod.
 NOROD := chromedpguard examples/chromedp
+# Packages whose exported API api/<package name>.txt records: make lint
+# fails when a recorded name is gone or has changed.
+API := . tabstate chromedpguard
 
-.PHONY: test demo browser lint bench bench-smoke fuzz
+.PHONY: test demo browser lint api bench bench-smoke fuzz
 
 browser:
 	@bash scripts/ensure-browser
@@ -19,6 +23,12 @@ lint:
 	@for m in $(MODULES); do (cd $$m && echo "go vet in $$m" && $(GO) vet ./...) || exit 1; done
 	@for m in $(NOROD); do if (cd $$m && $(GO) list -deps ./... | grep -q '^github.com/go-rod/'); then \
 		echo "$$m links go-rod: code for chromedp users must not"; exit 1; fi; done
+	GO=$(GO) $(GO) run ./internal/cmd/apicheck $(API)
+
+# api records the exported API of the API packages in api/, after an
+# addition or a deliberate break.
+api:
+	GO=$(GO) $(GO) run ./internal/cmd/apicheck -w $(API)
 
 test: browser lint
 	$(GO) test -race -count=1 -timeout 15m -skip '^TestSoak$$' ./...
