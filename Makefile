@@ -19,7 +19,7 @@ STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # lifecycle_test.go:100. Every other package runs every default check.
 ROOT_SKIP := -ST1008,-U1000,-SA4006
 
-.PHONY: test demo browser lint api bench bench-smoke fuzz
+.PHONY: test demo browser lint api bench bench-smoke fuzz release
 
 browser:
 	@bash scripts/ensure-browser
@@ -62,3 +62,9 @@ bench-smoke: browser
 # fuzz runs each fuzz target for FUZZTIME, one after another.
 fuzz:
 	bash scripts/fuzz $(FUZZTIME)
+
+# release tags every module at VERSION (make release VERSION=v0.9.0) after
+# setting the nested modules' requirements to it; it pushes nothing.
+release:
+	@test -n "$(VERSION)" || { echo "usage: make release VERSION=vX.Y.Z"; exit 1; }
+	GO=$(GO) bash scripts/release $(VERSION)
