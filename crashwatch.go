@@ -2,13 +2,12 @@ package tabguard
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/go-rod/rod"
+	"github.com/tabguard/tabguard/internal/engine"
 	"github.com/tabguard/tabguard/tabstate"
 )
 
@@ -62,35 +61,8 @@ type Options struct {
 type Watcher struct {
 	bw    *BrowserWatcher
 	owned bool      // bw was started for this watcher alone
-	page  *rod.Page // bound to the watcher's own context, derived from the page's
-
-	timeout   time.Duration
-	terminate bool
-	dialogs   DialogPolicy
-	notice    Notice
-	urls      *URLPolicy
-	log       *slog.Logger
-	cancel    context.CancelFunc
-	wg        sync.WaitGroup
-
-	mu       sync.Mutex
-	tab      tabstate.Tab
-	closed   bool
-	changed  chan struct{} // closed and replaced on every change of the state
-	inflight map[*inflight]struct{}
-	// terminations counts Runtime.terminateExecution calls, which also
-	// stop the scripts of other evals in flight.
-	terminations uint64
-	// stuckDialog numbers a dialog that the dialog policy failed to handle,
-	// which is then refused as under DialogRefuse.
-	stuckDialog uint64
-}
-
-// inflight is one call in progress, cut short with a cause when the tab dies.
-type inflight struct {
-	cancel       context.CancelCauseFunc
-	navSeq       uint64 // the tab's navigation news when it was admitted
-	terminations uint64 // w.terminations when it was admitted
+	page  *rod.Page // the page as the program passed it
+	t     *engine.Tab
 }
 
 // Watch starts following page and returns a Watcher that evaluates on it.
@@ -147,47 +119,22 @@ func (bw *BrowserWatcher) watch(page *rod.Page, owned bool) (*Watcher, error) {
 	if err := checkPage(page); err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithCancel(page.GetContext())
-	o := bw.opts
-	w := &Watcher{
-		bw:        bw,
-		owned:     owned,
-		page:      page.Context(ctx),
-		timeout:   o.EvalTimeout,
-		terminate: o.TerminateOnTimeout,
-		dialogs:   o.Dialogs,
-		notice:    o.DOMNotice,
-		urls:      o.URLs,
-		log:       o.Logger,
-		cancel:    cancel,
-		changed:   make(chan struct{}),
-		inflight:  map[*inflight]struct{}{},
-	}
-	w.tab.MainFrame = string(page.FrameID)
-	if w.timeout <= 0 {
-		w.timeout = DefaultEvalTimeout
-	}
-	// Register before the first probe, so no event in between is lost.
-	if err := bw.add(w); err != nil {
-		cancel()
+	t, err := bw.eng.Watch(engine.TabHandle{
+		Session:   session{browser: page.Browser(), id: string(page.SessionID)},
+		TargetID:  string(page.TargetID),
+		SessionID: string(page.SessionID),
+		Life:      page.GetContext(),
+	})
+	if err != nil {
 		return nil, err
 	}
-	if err := w.start(ctx); err != nil {
-		w.owned = false // the caller closes its own BrowserWatcher
-		_ = w.Close()
-		return nil, err
-	}
-	return w, nil
+	return &Watcher{bw: bw, owned: owned, page: page, t: t}, nil
 }
 
 // State returns what the watcher knows of the tab now. It makes no CDP call,
 // so it may trail a change that a call made a moment ago: [Watcher.Blocked]
 // and every guarded call see such a change.
-func (w *Watcher) State() TabState {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.tab.State()
-}
+func (w *Watcher) State() TabState { return w.t.State() }
 
 // Blocked reports whether an eval on the tab would be refused now: nil, or
 // the [*BlockedError] that [Watcher.Eval] would return, or [ErrWatcherClosed],
@@ -196,203 +143,15 @@ func (w *Watcher) State() TabState {
 // have ended (a crash, a failed load, a dialog, a pause), it makes sure
 // every event Chrome sent so far has been applied, so a recovery made by
 // any call that has returned shows at once.
-func (w *Watcher) Blocked(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return w.confirm(ctx, w.refused())
-}
-
-// refused returns the watcher's refusal now, with no CDP call.
-func (w *Watcher) refused() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closed {
-		return ErrWatcherClosed
-	}
-	return w.refusal()
-}
+func (w *Watcher) Blocked(ctx context.Context) error { return w.t.Blocked(ctx) }
 
 // Close stops following the tab, fails calls still in flight with
 // [ErrWatcherClosed], and waits for the watcher's goroutines to return. It
 // leaves the tab itself alone. Calling Close again does nothing.
 func (w *Watcher) Close() error {
-	w.mu.Lock()
-	if !w.closed {
-		w.closed = true
-		w.failInflight(ErrWatcherClosed)
-		w.broadcast()
-	}
-	w.mu.Unlock()
-	w.bw.remove(w)
-	w.cancel()
-	w.wg.Wait()
+	w.t.Close()
 	if w.owned {
 		return w.bw.Close()
 	}
 	return nil
-}
-
-// apply applies one event of the tab and acts on what it changed: evals in
-// flight are cut short when the tab can no longer answer them, waiters are
-// woken. It runs on the BrowserWatcher's event loop and never blocks it.
-func (w *Watcher) apply(ev tabstate.Event) {
-	w.mu.Lock()
-	if w.closed {
-		w.mu.Unlock()
-		return
-	}
-	before := w.tab.State()
-	change := w.tab.Apply(ev)
-	if change == 0 {
-		w.mu.Unlock()
-		return
-	}
-	if change&tabstate.Cut != 0 {
-		if err := w.refusal(); err != nil {
-			w.failInflight(err)
-		}
-	}
-	if d, ok := ev.(tabstate.DialogOpening); ok && w.dialogs != DialogRefuse {
-		w.handleLater(d, w.tab.Dialogs())
-	}
-	w.broadcast()
-	after := w.tab.State()
-	w.mu.Unlock()
-	w.noted(before, after)
-}
-
-// noted logs what an event did that the program should hear of.
-func (w *Watcher) noted(before, after TabState) {
-	if w.log == nil {
-		return
-	}
-	switch {
-	case after.Crashed && after.CrashReason != "" && (!before.Crashed || before.CrashReason == ""):
-		// Once, when Target.targetCrashed brings the status, right after
-		// Inspector.targetCrashed.
-		w.log.Warn("tabguard: tab renderer crashed", "url", after.URL, "err", EvalBlockedReason(after))
-	case after.DialogOpen && !before.DialogOpen && w.dialogs == DialogRefuse:
-		w.log.Warn("tabguard: JavaScript dialog opened", "target", w.page.TargetID, "err", EvalBlockedReason(after))
-	case after.Paused && !before.Paused:
-		w.log.Warn("tabguard: tab paused in the debugger", "target", w.page.TargetID, "err", EvalBlockedReason(after))
-	}
-}
-
-// refusal is the refusal of the tab's state under the dialog policy: a
-// dialog that the policy is handling is no reason to refuse. w.mu must be held.
-func (w *Watcher) refusal() error {
-	s := w.tab.State()
-	if s.DialogOpen && w.dialogs != DialogRefuse && w.stuckDialog != w.tab.Dialogs() {
-		s.DialogOpen = false
-	}
-	return tabstate.Blocked(s)
-}
-
-// broadcast wakes every Wait. w.mu must be held.
-func (w *Watcher) broadcast() {
-	close(w.changed)
-	w.changed = make(chan struct{})
-}
-
-// stale reports whether err is a refusal that a recovery may have ended:
-// a crash, a failed load, a dialog or a pause. A closed tab or a lost
-// browser stays so.
-func stale(err error) bool {
-	var be *BlockedError
-	if !errors.As(err, &be) {
-		return false
-	}
-	switch be.Reason {
-	case ErrTabCrashed, ErrNoDocument, ErrDialogOpen, ErrPaused:
-		return true
-	}
-	return false
-}
-
-// admit admits a call when the tab may answer it, or allow accepts the
-// refusal (a recovery call on a crashed tab), and tracks it so a crash can
-// cut it short. A refusal that may be stale is checked against every event
-// Chrome sent so far before it is returned.
-func (w *Watcher) admit(ctx context.Context, call *inflight, allow func(error) bool) error {
-	err := w.enter(call, allow)
-	if stale(err) {
-		_ = w.confirm(ctx, err) // then the state is as fresh as it gets
-		err = w.enter(call, allow)
-	}
-	if err != nil {
-		w.logf("tabguard: call refused", err)
-	}
-	return err
-}
-
-// confirm returns err, a refusal, once it is sure the refusal is not stale:
-// before a refusal that a recovery may have ended, it applies every event
-// Chrome sent so far (see sync). Chrome sends Debugger.resumed after its
-// reply to Debugger.resume, though (measured on Chromium 156), so a pause
-// also waits up to eventGrace for it. It returns the refusal as it stands
-// then, nil if there is none.
-func (w *Watcher) confirm(ctx context.Context, err error) error {
-	if !stale(err) {
-		return err
-	}
-	if w.bw.sync(ctx) == nil {
-		err = w.refused()
-	}
-	if !errors.Is(err, ErrPaused) {
-		return err
-	}
-	timer := time.NewTimer(eventGrace)
-	defer timer.Stop()
-	for {
-		w.mu.Lock()
-		paused, ch := w.tab.State().Paused, w.changed
-		w.mu.Unlock()
-		if !paused {
-			return w.refused()
-		}
-		select {
-		case <-ch:
-		case <-timer.C:
-			return err
-		case <-ctx.Done():
-			return err
-		}
-	}
-}
-
-// enter admits call unless the tab's state refuses it and allow does not
-// accept the refusal.
-func (w *Watcher) enter(call *inflight, allow func(error) bool) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closed {
-		return ErrWatcherClosed
-	}
-	if err := w.refusal(); err != nil && (allow == nil || !allow(err)) {
-		return err
-	}
-	call.navSeq, call.terminations = w.tab.Seq(), w.terminations
-	w.inflight[call] = struct{}{}
-	return nil
-}
-
-func (w *Watcher) leave(call *inflight) {
-	w.mu.Lock()
-	delete(w.inflight, call)
-	w.mu.Unlock()
-}
-
-// failInflight cuts every call in flight short with cause. w.mu must be held.
-func (w *Watcher) failInflight(cause error) {
-	for call := range w.inflight {
-		call.cancel(cause)
-		delete(w.inflight, call)
-	}
-}
-
-func (w *Watcher) logf(msg string, err error) {
-	if w.log != nil {
-		w.log.Warn(msg, "target", w.page.TargetID, "err", err)
-	}
 }

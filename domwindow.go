@@ -2,13 +2,8 @@ package tabguard
 
 import (
 	"context"
-	"encoding/base64"
-	"fmt"
-	"strconv"
-	"time"
-	"unicode/utf8"
 
-	"github.com/tabguard/tabguard/internal/pagejs"
+	"github.com/tabguard/tabguard/internal/engine"
 	"github.com/tabguard/tabguard/tabstate"
 )
 
@@ -20,13 +15,8 @@ var ErrSnapshotGone = tabstate.ErrSnapshotGone
 // ErrNoMatch reports a [Watcher.ReadDOM] whose CSS selector matches nothing.
 var ErrNoMatch = tabstate.ErrNoMatch
 
-const (
-	// SnapshotTTL is how long a page keeps a DOM snapshot that nobody reads.
-	SnapshotTTL = time.Minute
-	// maxSnapshots is how many snapshots a page keeps at once; a new one
-	// pushes the oldest out.
-	maxSnapshots = 3
-)
+// SnapshotTTL is how long a page keeps a DOM snapshot that nobody reads.
+const SnapshotTTL = engine.SnapshotTTL
 
 // DOMOptions says what [Watcher.ReadDOM] reads. The zero value reads the
 // first DefaultMaxDOMBytes of the page's HTML.
@@ -73,18 +63,7 @@ type DOMWindow struct {
 // how to read on, such as "<!-- bytes 0-102397 of 5242880 in snapshot s1
 // (cut at 102400); read on from offset 102397 of snapshot s1 -->". It is
 // empty for a window that reaches the end.
-func (d DOMWindow) Notice(maxBytes int) string {
-	if d.NextOffset == 0 {
-		return ""
-	}
-	of := " of " + strconv.Itoa(d.Size)
-	if d.Size < 0 {
-		of = ""
-	}
-	return "<!-- bytes " + strconv.Itoa(d.Offset) + "-" + strconv.Itoa(d.Offset+len(d.Content)) + of +
-		" in snapshot " + d.Snapshot + " (cut at " + strconv.Itoa(maxBytes) +
-		"); read on from offset " + strconv.Itoa(d.NextOffset) + " of snapshot " + d.Snapshot + " -->"
-}
+func (d DOMWindow) Notice(maxBytes int) string { return engine.DOMWindow(d).Notice(maxBytes) }
 
 // ReadDOM reads one window of the page's HTML, or of its visible text,
 // with the deadline and refusals of [Watcher.Eval]. The page serialises
@@ -99,53 +78,6 @@ func (d DOMWindow) Notice(maxBytes int) string {
 // negative or too small MaxBytes or an offset inside a character gives
 // [ErrInvalidArgument].
 func (w *Watcher) ReadDOM(ctx context.Context, opts DOMOptions) (DOMWindow, error) {
-	if err := opts.check(); err != nil {
-		return DOMWindow{}, err
-	}
-	max := opts.MaxBytes
-	if max == 0 {
-		max = DefaultMaxDOMBytes
-	}
-	op := map[string]any{"snapshot": opts.Snapshot, "offset": opts.Offset, "max": max, "selector": opts.Selector, "text": opts.Text}
-	res, err := w.Eval(ctx, pagejs.Window, op, SnapshotTTL.Seconds(), maxSnapshots)
-	if err != nil {
-		return DOMWindow{}, err
-	}
-	v := res.Value
-	switch {
-	case v.Get("gone").Bool():
-		return DOMWindow{}, fmt.Errorf("%w: %s: the page navigated, or it went unread for %v: read again from offset 0 without a snapshot",
-			ErrSnapshotGone, opts.Snapshot, SnapshotTTL)
-	case v.Get("noMatch").Bool():
-		return DOMWindow{}, fmt.Errorf("%w: %q", ErrNoMatch, opts.Selector)
-	case v.Has("badSelector"):
-		return DOMWindow{}, fmt.Errorf("%w: selector %q: %s", ErrInvalidArgument, opts.Selector, v.Get("badSelector").Str())
-	case v.Get("badOffset").Bool():
-		return DOMWindow{}, fmt.Errorf("%w: offset %d is not where a character starts in snapshot %s: pass 0 or a NextOffset",
-			ErrInvalidArgument, opts.Offset, opts.Snapshot)
-	}
-	content, err := base64.StdEncoding.DecodeString(v.Get("b64").Str())
-	if err != nil || !utf8.Valid(content) {
-		return DOMWindow{}, fmt.Errorf("read DOM: the page sent a window that is not UTF-8: %v", err)
-	}
-	return DOMWindow{
-		Content:    string(content),
-		Snapshot:   v.Get("id").Str(),
-		Offset:     opts.Offset,
-		NextOffset: v.Get("next").Int(),
-		Size:       v.Get("size").Int(),
-		Changed:    v.Get("changed").Bool(),
-	}, nil
-}
-
-func (o DOMOptions) check() error {
-	switch {
-	case o.MaxBytes < 0 || o.MaxBytes > 0 && o.MaxBytes < utf8.UTFMax:
-		return fmt.Errorf("%w: MaxBytes %d: pass 0 for the default or at least %d", ErrInvalidArgument, o.MaxBytes, utf8.UTFMax)
-	case o.Offset < 0:
-		return fmt.Errorf("%w: Offset %d: pass 0 or a NextOffset", ErrInvalidArgument, o.Offset)
-	case o.Offset > 0 && o.Snapshot == "":
-		return fmt.Errorf("%w: Offset %d without a Snapshot: pass the Snapshot its window came from", ErrInvalidArgument, o.Offset)
-	}
-	return nil
+	win, err := w.t.ReadDOM(ctx, engine.DOMOptions(opts))
+	return DOMWindow(win), err
 }

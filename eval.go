@@ -40,13 +40,6 @@ func EvalWithTimeout[T any](ctx context.Context, timeout time.Duration, eval fun
 	return tabstate.EvalWithTimeout(ctx, timeout, eval)
 }
 
-// withEvalTimeout and deadlineError are tabstate's, under the names the
-// watcher's code reads best with.
-var (
-	withEvalTimeout = tabstate.WithEvalTimeout
-	deadlineError   = tabstate.DeadlineError
-)
-
 // TimeoutError is the error of a call that ran out of time: its Cause says
 // what the watcher found the tab doing, its Problem the error without the
 // advice, for a program that names its own remedy. See
@@ -68,7 +61,3 @@ const (
 	TimeoutHung       = tabstate.TimeoutHung
 	TimeoutSilent     = tabstate.TimeoutSilent
 )
-
-// timeoutError is TimeoutError, under the name the watcher's code reads
-// best with.
-type timeoutError = TimeoutError

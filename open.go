@@ -2,16 +2,12 @@ package tabguard
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/tabguard/tabguard/internal/engine"
 )
-
-// closeTabTimeout bounds Target.closeTarget, which the browser answers.
-const closeTabTimeout = 5 * time.Second
 
 // Open opens a new tab, watches it and, when url is not empty, loads url in
 // it as [Watcher.Navigate] does, within ctx and Options.EvalTimeout. Once
@@ -23,30 +19,17 @@ const closeTabTimeout = 5 * time.Second
 // deadline of its own; Open bounds it by ctx and closes the tab if ctx
 // ends first.
 func (bw *BrowserWatcher) Open(ctx context.Context, url string) (*Watcher, error) {
-	if ctx == nil {
-		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
-	}
-	if url != "" && bw.opts.URLs != nil {
-		if err := bw.opts.URLs.Check(url); err != nil {
-			return nil, err
+	return engine.Open(ctx, bw.eng, url, func(ctx context.Context, id string) (*Watcher, *engine.Tab, error) {
+		page, err := bw.attach(ctx, proto.TargetTargetID(id), true)
+		if err != nil {
+			return nil, nil, err
 		}
-	}
-	target, err := proto.TargetCreateTarget{URL: "about:blank"}.Call(bw.browser.Context(ctx))
-	if err != nil {
-		return nil, fmt.Errorf("open a tab: %w", err)
-	}
-	page, err := bw.attach(ctx, target.TargetID, true)
-	if err != nil {
-		return nil, errors.Join(err, bw.closeTab(target.TargetID))
-	}
-	w, err := bw.Watch(page)
-	if err != nil {
-		return nil, errors.Join(err, bw.closeTab(target.TargetID))
-	}
-	if url == "" {
-		return w, nil
-	}
-	return w, w.Navigate(ctx, url)
+		w, err := bw.Watch(page)
+		if err != nil {
+			return nil, nil, err
+		}
+		return w, w.t, nil
+	})
 }
 
 // WatchTarget attaches to the tab id, one the program did not open (a
@@ -88,60 +71,10 @@ func (bw *BrowserWatcher) attach(ctx context.Context, id proto.TargetTargetID, o
 		return a.page, nil
 	case <-ctx.Done():
 		if opened {
-			_ = bw.closeTab(id)
+			_ = bw.eng.CloseOwnTab(string(id))
 			<-done
 		}
 		return nil, fmt.Errorf("attach to tab %s: %w", id, ctx.Err())
-	}
-}
-
-// closeTab closes tab id within closeTabTimeout, where Open gives up on a
-// tab of its own.
-func (bw *BrowserWatcher) closeTab(id proto.TargetTargetID) error {
-	ctx, cancel := context.WithTimeout(context.Background(), closeTabTimeout)
-	defer cancel()
-	if err := bw.closeTarget(ctx, id); err != nil {
-		return fmt.Errorf("close tab %s: %w", id, err)
-	}
-	return nil
-}
-
-// closeRetry is how long closeTarget waits for Chrome to report the tab
-// gone before it asks again.
-const closeRetry = 500 * time.Millisecond
-
-// closeTarget asks Chrome to close tab id until it reports the tab gone
-// (the target leaves the list) or ctx ends. Measured on Chromium 156 on a
-// loaded machine: now and then Chrome answers Target.closeTarget and never
-// closes the tab (5 in 15 tabs that had just loaded about:blank); asking
-// again closes it. The answer to a repeated call is ignored: the event
-// decides.
-func (bw *BrowserWatcher) closeTarget(ctx context.Context, id proto.TargetTargetID) error {
-	removed := bw.removed(id)
-	call := func() error {
-		_, err := proto.TargetCloseTarget{TargetID: id}.Call(bw.browser.Context(ctx))
-		return err
-	}
-	if err := call(); err != nil {
-		return err
-	}
-	bw.mu.RLock()
-	listening := !bw.closed && !bw.gone
-	bw.mu.RUnlock()
-	if !listening {
-		return nil // no event will say: Chrome's answer is all there is
-	}
-	retry := time.NewTicker(closeRetry)
-	defer retry.Stop()
-	for {
-		select {
-		case <-removed:
-			return nil
-		case <-ctx.Done():
-			return fmt.Errorf("the browser has not closed it: %w", ctx.Err())
-		case <-retry.C:
-			_ = call()
-		}
 	}
 }
 
@@ -155,17 +88,9 @@ func (w *Watcher) TargetID() proto.TargetTargetID { return w.page.TargetID }
 // gone already is no error. A tab Chrome has not closed within ctx and 5
 // seconds gives an error that says so; the watcher is closed all the same.
 func (w *Watcher) CloseTab(ctx context.Context) error {
-	if ctx == nil {
-		return fmt.Errorf("%w: nil context", ErrInvalidArgument)
+	err := w.t.CloseTab(ctx)
+	if cerr := w.Close(); err == nil {
+		err = cerr
 	}
-	cctx, cancel := context.WithTimeout(ctx, closeTabTimeout)
-	defer cancel()
-	err := w.bw.closeTarget(cctx, w.page.TargetID)
-	if err != nil && !w.State().Closed {
-		var be *BlockedError
-		if !errors.As(w.classify(err), &be) || be.Reason != ErrTabClosed {
-			return errors.Join(fmt.Errorf("close tab %s: %w", w.page.TargetID, err), w.Close())
-		}
-	}
-	return w.Close()
+	return err
 }

@@ -13,7 +13,7 @@ import (
 // well under a millisecond.
 const syncTimeout = time.Second
 
-// sync returns once every event Chrome sent before it was called has been
+// Sync returns once every event Chrome sent before it was called has been
 // applied to the watchers.
 //
 // Events reach the watchers through rod's fan-out, goroutine to goroutine,
@@ -29,18 +29,18 @@ const syncTimeout = time.Second
 // before its reply (measured), on the one connection, so once the event
 // loop has seen that event it has applied everything before it. The marker
 // session is detached again in the background.
-func (bw *BrowserWatcher) sync(ctx context.Context) error {
+func (d *driver) Sync(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, syncTimeout)
 	defer cancel()
-	bw.markers.begin()
-	defer bw.markers.end()
-	res, err := proto.TargetAttachToBrowserTarget{}.Call(bw.browser.Context(ctx))
+	d.markers.begin()
+	defer d.markers.end()
+	res, err := proto.TargetAttachToBrowserTarget{}.Call(d.browser.Context(ctx))
 	if err != nil {
 		return err
 	}
-	bw.detachLater(res.SessionID)
+	d.detachLater(res.SessionID)
 	select {
-	case <-bw.markers.wait(res.SessionID):
+	case <-d.markers.wait(res.SessionID):
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
@@ -48,18 +48,18 @@ func (bw *BrowserWatcher) sync(ctx context.Context) error {
 }
 
 // detachLater ends a marker session without holding up the caller.
-func (bw *BrowserWatcher) detachLater(id proto.TargetSessionID) {
-	bw.mu.RLock()
-	defer bw.mu.RUnlock()
-	if bw.closed {
+func (d *driver) detachLater(id proto.TargetSessionID) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
 		return // the browser connection outlives us; the session is harmless
 	}
-	bw.wg.Add(1)
+	d.wg.Add(1)
 	go func() {
-		defer bw.wg.Done()
+		defer d.wg.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), syncTimeout)
 		defer cancel()
-		_ = proto.TargetDetachFromTarget{SessionID: id}.Call(bw.browser.Context(ctx))
+		_ = proto.TargetDetachFromTarget{SessionID: id}.Call(d.browser.Context(ctx))
 	}()
 }
 

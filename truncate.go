@@ -1,14 +1,10 @@
 package tabguard
 
-import (
-	"strconv"
-	"strings"
-	"unicode/utf8"
-)
+import "github.com/tabguard/tabguard/internal/engine"
 
 // DefaultMaxDOMBytes caps HTML returned by [TruncateDOM] and [Watcher.DOM]
 // when no cap is given.
-const DefaultMaxDOMBytes = 100 * 1024
+const DefaultMaxDOMBytes = engine.DefaultMaxDOMBytes
 
 // A Notice words the line that follows a cut text: shown of size bytes are
 // shown, cut at maxBytes (a cut on a rune boundary may show fewer bytes
@@ -19,26 +15,7 @@ type Notice func(shown, size, maxBytes int) string
 // DefaultNotice is the notice of [TruncateDOM]:
 //
 //	<!-- truncated: showing 102397 of 5242880 bytes, cut at maxBytes 102400; pass a larger maxBytes to see more -->
-func DefaultNotice(shown, size, maxBytes int) string {
-	var b strings.Builder
-	b.Grow(noticeBytes)
-	writeNotice(&b, shown, size, maxBytes)
-	return b.String()
-}
-
-// noticeBytes is room for the default notice with three 20-digit numbers.
-const noticeBytes = 160
-
-func writeNotice(b *strings.Builder, shown, size, maxBytes int) {
-	var num [20]byte // strconv.Itoa would allocate each number
-	b.WriteString("<!-- truncated: showing ")
-	b.Write(strconv.AppendInt(num[:0], int64(shown), 10))
-	b.WriteString(" of ")
-	b.Write(strconv.AppendInt(num[:0], int64(size), 10))
-	b.WriteString(" bytes, cut at maxBytes ")
-	b.Write(strconv.AppendInt(num[:0], int64(maxBytes), 10))
-	b.WriteString("; pass a larger maxBytes to see more -->")
-}
+func DefaultNotice(shown, size, maxBytes int) string { return engine.DefaultNotice(shown, size, maxBytes) }
 
 // TruncateDOM returns html unchanged and false when it fits in maxBytes.
 // Otherwise it returns at most maxBytes bytes of html, cut on a UTF-8 rune
@@ -53,40 +30,5 @@ func TruncateDOM(html string, maxBytes int) (string, bool) {
 // TruncateDOMNotice is [TruncateDOM] with the notice worded by notice; a nil
 // notice means DefaultNotice.
 func TruncateDOMNotice(html string, maxBytes int, notice Notice) (string, bool) {
-	if maxBytes <= 0 {
-		maxBytes = DefaultMaxDOMBytes
-	}
-	if len(html) <= maxBytes {
-		return html, false
-	}
-	return withNotice(html[:runeCut(html, maxBytes)], len(html), maxBytes, notice), true
-}
-
-// runeCut returns the largest n <= max at which s can be cut without
-// splitting a UTF-8 encoded rune. It looks back at most utf8.UTFMax bytes.
-func runeCut(s string, max int) int {
-	if max >= len(s) {
-		return len(s)
-	}
-	for n := max; n >= 0 && n > max-utf8.UTFMax; n-- {
-		if n == 0 || utf8.RuneStart(s[n]) {
-			return n
-		}
-	}
-	return max // not UTF-8 here: a byte cut is all there is
-}
-
-// withNotice appends the notice line to head, the shown part of an HTML
-// text of size bytes cut at maxBytes. The default notice is written into
-// the result directly, so it costs no allocation of its own.
-func withNotice(head string, size, maxBytes int, notice Notice) string {
-	if notice != nil {
-		return head + "\n" + notice(len(head), size, maxBytes)
-	}
-	var b strings.Builder
-	b.Grow(len(head) + 1 + noticeBytes)
-	b.WriteString(head)
-	b.WriteByte('\n')
-	writeNotice(&b, len(head), size, maxBytes)
-	return b.String()
+	return engine.Truncate(html, maxBytes, notice)
 }

@@ -3,13 +3,10 @@ package tabguard
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/js"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/ysmood/gson"
@@ -41,9 +38,9 @@ func (w *Watcher) Eval(ctx context.Context, js string, args ...any) (*proto.Runt
 		return nil, err
 	}
 	var res *proto.RuntimeRemoteObject
-	err = w.do(ctx, func(p *rod.Page) error {
+	err = w.t.Do(ctx, "", func(ctx context.Context) error {
 		var err error
-		res, err = call(p)
+		res, err = call(w.page.Context(ctx))
 		return err
 	})
 	if err != nil {
@@ -63,163 +60,7 @@ func (w *Watcher) Do(ctx context.Context, fn func(page *rod.Page) error) error {
 	if fn == nil {
 		return fmt.Errorf("%w: nil func", ErrInvalidArgument)
 	}
-	return w.do(ctx, fn)
-}
-
-// do runs fn against the tab under the eval deadline, unless the tab is
-// refused; a crash, a closed tab or Close cuts fn short through its context.
-func (w *Watcher) do(ctx context.Context, fn func(*rod.Page) error) error {
-	return w.guarded(ctx, nil, func(call *inflight, tctx context.Context) error {
-		check := w.checkBusy(w.timeout)
-		err := fn(w.page.Context(tctx))
-		check.stop(tctx.Err() == nil)
-		switch {
-		case err == nil:
-		case w.terminatedDuring(call, err):
-			err = w.blocked(ErrTerminated)
-		case w.navigatedDuring(call, err):
-			err = w.blocked(ErrNavigated)
-		}
-		return w.finish(ctx, tctx, err, check)
-	})
-}
-
-// guarded admits a call unless the tab refuses it (allow names the
-// refusals it goes ahead despite) and runs it with a context that ends at
-// the eval deadline, when ctx does, or when the tab dies under it.
-func (w *Watcher) guarded(ctx context.Context, allow func(error) bool, run func(call *inflight, tctx context.Context) error) error {
-	if ctx == nil {
-		return fmt.Errorf("%w: nil context", ErrInvalidArgument)
-	}
-	cctx, cut := context.WithCancelCause(ctx)
-	defer cut(nil)
-	tctx, cancel := withEvalTimeout(cctx, w.timeout)
-	defer cancel()
-	call := &inflight{cancel: cut}
-	if err := w.admit(ctx, call, allow); err != nil {
-		return err
-	}
-	defer w.leave(call)
-	return run(call, tctx)
-}
-
-// terminatedDuring reports whether Runtime.terminateExecution stopped
-// call's script. Chrome 156 answers such an evaluate (awaitPromise,
-// returnByValue) with a bare -32603 "Internal error", which is only taken
-// for a termination when this watcher terminated a script meanwhile; a
-// termination by another client then passes through as it is. An
-// "Execution was terminated" error always counts.
-func (w *Watcher) terminatedDuring(call *inflight, err error) bool {
-	var ce *cdp.Error
-	switch {
-	case !errors.As(err, &ce):
-		return false
-	case ce.Code == -32000 && ce.Message == "Execution was terminated":
-		return true
-	case ce.Code != -32603:
-		return false
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.terminations != call.terminations
-}
-
-// navigatedDuring reports whether err is Chrome's bare "Internal error",
-// which Runtime.evaluate can give when its document goes away under it,
-// and navigation news arrived while call ran, or the tab is now refused:
-// then that is the reason. The news may trail the reply by a few
-// milliseconds, so it is awaited for up to eventGrace. Otherwise the error
-// passes through as it is.
-func (w *Watcher) navigatedDuring(call *inflight, err error) bool {
-	var ce *cdp.Error
-	if !errors.As(err, &ce) || ce.Code != -32603 {
-		return false
-	}
-	for start := time.Now(); ; time.Sleep(eventGrace / 10) {
-		w.mu.Lock()
-		news := w.tab.Seq() != call.navSeq || w.refusal() != nil
-		w.mu.Unlock()
-		if news || time.Since(start) >= eventGrace {
-			return news
-		}
-	}
-}
-
-// finish turns what the CDP call returned into the package's errors.
-func (w *Watcher) finish(parent, tctx context.Context, err error, check *busyCheck) error {
-	if err == nil {
-		return nil
-	}
-	err = w.explain(deadlineError(parent, tctx, w.classify(err)))
-	var te *timeoutError
-	if errors.As(err, &te) {
-		err = w.timedOut(check, te.Limit)
-		w.logf("tabguard: eval timed out", err)
-	}
-	return err
-}
-
-// explain completes a crash error cut short by Inspector.targetCrashed,
-// which carries no status: Chrome sends Target.targetCrashed, with the
-// status, within milliseconds of it, so the error waits up to eventGrace for
-// it, and a crash reads the same wherever it surfaces.
-func (w *Watcher) explain(err error) error {
-	var be *BlockedError
-	if !errors.As(err, &be) || be.Reason != ErrTabCrashed || be.Detail != "" {
-		return err
-	}
-	timer := time.NewTimer(eventGrace)
-	defer timer.Stop()
-	for {
-		w.mu.Lock()
-		s, ch := w.tab.State(), w.changed
-		w.mu.Unlock()
-		if !s.Crashed || s.CrashReason != "" {
-			return w.blocked(ErrTabCrashed)
-		}
-		select {
-		case <-ch:
-		case <-timer.C:
-			return w.blocked(ErrTabCrashed)
-		}
-	}
-}
-
-// classify maps the CDP errors that mean the tab cannot answer to the
-// package's sentinels; anything else passes through.
-func (w *Watcher) classify(err error) error {
-	var ce *cdp.Error
-	isCDP := errors.As(err, &ce)
-	switch {
-	case isCDP && ce.Code == -32000 && ce.Message == "Target crashed":
-		// Chrome answers held calls so when the crashed tab is navigated
-		// again; the state already has the crash from its events.
-		return w.blocked(ErrTabCrashed)
-	case isCDP && (ce.Code == cdp.ErrSessionNotFound.Code ||
-		ce.Code == -32602 && strings.Contains(ce.Message, "No target with given id")):
-		return w.blocked(ErrTabClosed)
-	case isCDP && ce.Code == -32000 && (ce.Message == "Inspected target navigated or closed" ||
-		strings.HasPrefix(ce.Message, "Cannot find default execution context") ||
-		ce.Message == cdp.ErrCtxNotFound.Message):
-		// The document the eval ran in was replaced (or, if the state says
-		// so, the tab closed). Retrying is the caller's call, within its
-		// own deadline, never a silent loop here.
-		return w.blocked(ErrNavigated)
-	case gone(err):
-		w.bw.disconnected(goneReason(err))
-		return w.blocked(ErrBrowserGone)
-	}
-	return err
-}
-
-// blocked returns the state's refusal if it has one, else one for reason.
-func (w *Watcher) blocked(reason error) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if err := w.refusal(); err != nil {
-		return err
-	}
-	return &BlockedError{Reason: reason, URL: w.tab.State().URL}
+	return w.t.Do(ctx, "guarded call", func(ctx context.Context) error { return fn(w.page.Context(ctx)) })
 }
 
 // evalCall checks js and args once and returns the CDP call that runs them.

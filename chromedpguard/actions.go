@@ -22,9 +22,9 @@ func Guard[T any](w *Watcher, a chromedp.Action[T]) chromedp.Action[T] {
 	return func(ctx context.Context, t *chromedp.Target) (T, error) {
 		var v T
 		if t != w.target {
-			return v, fmt.Errorf("%w: Guard runs on tab %s, not on %s", ErrInvalidArgument, w.id, t.TargetID)
+			return v, fmt.Errorf("%w: Guard runs on tab %s, not on %s", ErrInvalidArgument, w.target.TargetID, t.TargetID)
 		}
-		err := w.do(ctx, func(ctx context.Context) error {
+		err := w.t.Do(ctx, "guarded chromedp action", func(ctx context.Context) error {
 			var err error
 			v, err = a(ctx, t)
 			return err
@@ -45,7 +45,7 @@ func Evaluate[T any](w *Watcher, js string, args ...any) chromedp.Action[T] {
 	return func(ctx context.Context, t *chromedp.Target) (T, error) {
 		var v T
 		if t != w.target {
-			return v, fmt.Errorf("%w: Evaluate runs on tab %s, not on %s", ErrInvalidArgument, w.id, t.TargetID)
+			return v, fmt.Errorf("%w: Evaluate runs on tab %s, not on %s", ErrInvalidArgument, w.target.TargetID, t.TargetID)
 		}
 		res, err := w.Eval(ctx, js, args...)
 		if err != nil {

@@ -2,19 +2,13 @@ package chromedpguard
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
-	"fmt"
-	"strconv"
-	"time"
-	"unicode/utf8"
 
-	"github.com/tabguard/tabguard/internal/pagejs"
+	"github.com/tabguard/tabguard/internal/engine"
 )
 
 // DefaultMaxDOMBytes caps [Watcher.DOM] and [Watcher.ReadDOM] when no cap
 // is given: 100 KiB, as in the rod backend.
-const DefaultMaxDOMBytes = 100 * 1024
+const DefaultMaxDOMBytes = engine.DefaultMaxDOMBytes
 
 // Notice words the line appended to a cut page: shown bytes of size, cut
 // at maxBytes.
@@ -24,8 +18,7 @@ type Notice func(shown, size, maxBytes int) string
 // bytes, cut at maxBytes 102400; pass a larger maxBytes to see more -->",
 // the rod backend's text.
 func DefaultNotice(shown, size, maxBytes int) string {
-	return "<!-- truncated: showing " + strconv.Itoa(shown) + " of " + strconv.Itoa(size) +
-		" bytes, cut at maxBytes " + strconv.Itoa(maxBytes) + "; pass a larger maxBytes to see more -->"
+	return engine.DefaultNotice(shown, size, maxBytes)
 }
 
 // DOM is a page's HTML as read by [Watcher.DOM].
@@ -46,54 +39,12 @@ type DOM struct {
 // its own HTML, so a 5 MB page sends about maxBytes over the CDP socket;
 // the result is the rod backend's Watcher.DOM's.
 func (w *Watcher) DOM(ctx context.Context, maxBytes int) (DOM, error) {
-	if maxBytes < 0 {
-		return DOM{}, fmt.Errorf("%w: maxBytes %d: pass 0 for the default or a positive cap", ErrInvalidArgument, maxBytes)
-	}
-	if maxBytes == 0 {
-		maxBytes = DefaultMaxDOMBytes
-	}
-	res, err := w.Eval(ctx, pagejs.DOM, maxBytes)
-	if err != nil {
-		return DOM{}, err
-	}
-	var v struct {
-		Size int    `json:"size"`
-		Head string `json:"head"`
-	}
-	if err := json.Unmarshal(res.Value, &v); err != nil {
-		return DOM{}, fmt.Errorf("read DOM: the page answered %.40q: %w", res.Value, err)
-	}
-	if v.Size <= maxBytes && len(v.Head) <= maxBytes {
-		return DOM{HTML: v.Head, Size: len(v.Head)}, nil
-	}
-	head := v.Head[:runeCut(v.Head, maxBytes)]
-	notice := w.notice
-	if notice == nil {
-		notice = DefaultNotice
-	}
-	return DOM{HTML: head + "\n" + notice(len(head), v.Size, maxBytes), Size: v.Size, Truncated: true}, nil
+	d, err := w.t.DOM(ctx, maxBytes)
+	return DOM(d), err
 }
 
-// runeCut returns the largest n <= max at which s can be cut without
-// splitting a UTF-8 sequence.
-func runeCut(s string, max int) int {
-	if max >= len(s) {
-		return len(s)
-	}
-	for n := max; n >= 0 && n > max-utf8.UTFMax; n-- {
-		if n == 0 || utf8.RuneStart(s[n]) {
-			return n
-		}
-	}
-	return max
-}
-
-const (
-	// SnapshotTTL is how long a page keeps a DOM snapshot nobody reads.
-	SnapshotTTL = time.Minute
-	// maxSnapshots is how many snapshots a page keeps at once.
-	maxSnapshots = 3
-)
+// SnapshotTTL is how long a page keeps a DOM snapshot nobody reads.
+const SnapshotTTL = engine.SnapshotTTL
 
 // DOMOptions says what [Watcher.ReadDOM] reads. The zero value reads the
 // first DefaultMaxDOMBytes of the page's HTML.
@@ -128,6 +79,12 @@ type DOMWindow struct {
 	Changed bool
 }
 
+// Notice is the line a reader of a cut window needs: what it holds, and
+// how to read on, such as "<!-- bytes 0-102397 of 5242880 in snapshot s1
+// (cut at 102400); read on from offset 102397 of snapshot s1 -->". It is
+// empty for a window that reaches the end.
+func (d DOMWindow) Notice(maxBytes int) string { return engine.DOMWindow(d).Notice(maxBytes) }
+
 // ReadDOM reads one window of the page's HTML, or of its visible text, with
 // the deadline and refusals of [Watcher.Eval]. The page serialises itself
 // once into a snapshot it keeps; windows read with its name and the last
@@ -139,54 +96,6 @@ type DOMWindow struct {
 // that matches nothing gives [ErrNoMatch]; a bad selector, a too small
 // MaxBytes or an offset inside a character gives [ErrInvalidArgument].
 func (w *Watcher) ReadDOM(ctx context.Context, opts DOMOptions) (DOMWindow, error) {
-	if err := opts.check(); err != nil {
-		return DOMWindow{}, err
-	}
-	max := opts.MaxBytes
-	if max == 0 {
-		max = DefaultMaxDOMBytes
-	}
-	op := map[string]any{"snapshot": opts.Snapshot, "offset": opts.Offset, "max": max, "selector": opts.Selector, "text": opts.Text}
-	res, err := w.Eval(ctx, pagejs.Window, op, SnapshotTTL.Seconds(), maxSnapshots)
-	if err != nil {
-		return DOMWindow{}, err
-	}
-	var v struct {
-		Gone, NoMatch, BadOffset, Changed bool
-		BadSelector                       *string
-		ID, B64                           string
-		Size, Next                        int
-	}
-	if err := json.Unmarshal(res.Value, &v); err != nil {
-		return DOMWindow{}, fmt.Errorf("read DOM: the page answered %.40q: %w", res.Value, err)
-	}
-	switch {
-	case v.Gone:
-		return DOMWindow{}, fmt.Errorf("%w: %s: the page navigated, or it went unread for %v: read again from offset 0 without a snapshot",
-			ErrSnapshotGone, opts.Snapshot, SnapshotTTL)
-	case v.NoMatch:
-		return DOMWindow{}, fmt.Errorf("%w: %q", ErrNoMatch, opts.Selector)
-	case v.BadSelector != nil:
-		return DOMWindow{}, fmt.Errorf("%w: selector %q: %s", ErrInvalidArgument, opts.Selector, *v.BadSelector)
-	case v.BadOffset:
-		return DOMWindow{}, fmt.Errorf("%w: offset %d is not where a character starts in snapshot %s: pass 0 or a NextOffset",
-			ErrInvalidArgument, opts.Offset, opts.Snapshot)
-	}
-	content, err := base64.StdEncoding.DecodeString(v.B64)
-	if err != nil || !utf8.Valid(content) {
-		return DOMWindow{}, fmt.Errorf("read DOM: the page sent a window that is not UTF-8: %v", err)
-	}
-	return DOMWindow{Content: string(content), Snapshot: v.ID, Offset: opts.Offset, NextOffset: v.Next, Size: v.Size, Changed: v.Changed}, nil
-}
-
-func (o DOMOptions) check() error {
-	switch {
-	case o.MaxBytes < 0 || o.MaxBytes > 0 && o.MaxBytes < utf8.UTFMax:
-		return fmt.Errorf("%w: MaxBytes %d: pass 0 for the default or at least %d", ErrInvalidArgument, o.MaxBytes, utf8.UTFMax)
-	case o.Offset < 0:
-		return fmt.Errorf("%w: Offset %d: pass 0 or a NextOffset", ErrInvalidArgument, o.Offset)
-	case o.Offset > 0 && o.Snapshot == "":
-		return fmt.Errorf("%w: Offset %d without a Snapshot: pass the Snapshot its window came from", ErrInvalidArgument, o.Offset)
-	}
-	return nil
+	win, err := w.t.ReadDOM(ctx, engine.DOMOptions(opts))
+	return DOMWindow(win), err
 }

@@ -3,16 +3,12 @@ package chromedpguard
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
-	"time"
 
-	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-	"github.com/tabguard/tabguard/tabstate"
 )
 
 // Eval runs the JavaScript function js on the tab with args and returns its
@@ -40,7 +36,7 @@ func (w *Watcher) Eval(ctx context.Context, js string, args ...any) (*runtime.Re
 		return nil, err
 	}
 	var res *runtime.RemoteObject
-	err = w.do(ctx, func(ctx context.Context) error {
+	err = w.t.Do(ctx, "", func(ctx context.Context) error {
 		var err error
 		res, err = call(ctx, w.target)
 		return err
@@ -65,7 +61,7 @@ func (w *Watcher) Do(ctx context.Context, fn func(ctx context.Context) error) er
 	if err := w.own(ctx); err != nil {
 		return err
 	}
-	return w.do(ctx, fn)
+	return w.t.Do(ctx, "guarded call", fn)
 }
 
 // own checks that ctx is a chromedp context of the watched tab.
@@ -76,173 +72,6 @@ func (w *Watcher) own(ctx context.Context) error {
 		}
 	}
 	return fmt.Errorf("%w: not the watched tab's chromedp context: pass the context Watch was given, or one derived from it", ErrInvalidArgument)
-}
-
-// do runs fn against the tab under the eval deadline, unless the tab is
-// refused; a crash, a closed tab or Close cuts fn short through its context.
-func (w *Watcher) do(ctx context.Context, fn func(context.Context) error) error {
-	return w.guarded(ctx, nil, func(call *inflight, tctx context.Context) error {
-		check := w.checkBusy(w.timeout)
-		err := fn(tctx)
-		check.stop(tctx.Err() == nil)
-		switch {
-		case err == nil:
-		case w.terminatedDuring(call, err):
-			err = w.blocked(ErrTerminated)
-		case w.navigatedDuring(call, err):
-			err = w.blocked(ErrNavigated)
-		}
-		return w.finish(ctx, tctx, err, check)
-	})
-}
-
-// guarded admits a call unless the tab refuses it (allow names the
-// refusals it goes ahead despite) and runs it with a context that ends at
-// the eval deadline, when ctx does, or when the tab dies under it.
-func (w *Watcher) guarded(ctx context.Context, allow func(error) bool, run func(call *inflight, tctx context.Context) error) error {
-	if ctx == nil {
-		return fmt.Errorf("%w: nil context", ErrInvalidArgument)
-	}
-	cctx, cut := context.WithCancelCause(ctx)
-	defer cut(nil)
-	tctx, cancel := tabstate.WithEvalTimeout(cctx, w.timeout)
-	defer cancel()
-	call := &inflight{cancel: cut}
-	if err := w.admit(ctx, call, allow); err != nil {
-		return err
-	}
-	defer w.leave(call)
-	return run(call, tctx)
-}
-
-// terminatedDuring reports whether Runtime.terminateExecution stopped
-// call's script: "Execution was terminated", or Chrome's bare -32603
-// "Internal error" when this watcher terminated a script meanwhile.
-func (w *Watcher) terminatedDuring(call *inflight, err error) bool {
-	var ce *cdproto.Error
-	switch {
-	case !errors.As(err, &ce):
-		return false
-	case ce.Code == -32000 && ce.Message == "Execution was terminated":
-		return true
-	case ce.Code != -32603:
-		return false
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.terminations != call.terminations
-}
-
-// navigatedDuring reports whether err is Chrome's bare "Internal error",
-// which Runtime.evaluate can give when its document goes away under it, and
-// navigation news arrived while call ran (awaited up to eventGrace), or the
-// tab is now refused.
-func (w *Watcher) navigatedDuring(call *inflight, err error) bool {
-	var ce *cdproto.Error
-	if !errors.As(err, &ce) || ce.Code != -32603 {
-		return false
-	}
-	for start := time.Now(); ; time.Sleep(eventGrace / 10) {
-		w.mu.Lock()
-		news := w.tab.Seq() != call.navSeq || w.refusal() != nil
-		w.mu.Unlock()
-		if news || time.Since(start) >= eventGrace {
-			return news
-		}
-	}
-}
-
-// finish turns what the call returned into the package's errors.
-func (w *Watcher) finish(parent, tctx context.Context, err error, check *busyCheck) error {
-	if err == nil {
-		return nil
-	}
-	err = w.explain(w.deadlineError(parent, tctx, w.classify(err)))
-	var te *TimeoutError
-	if errors.As(err, &te) {
-		to := w.timedOut(check, te.Limit)
-		to.Op = te.Op
-		err = to
-		w.logf("tabguard: eval timed out", err)
-	}
-	return err
-}
-
-// deadlineError is [tabstate.DeadlineError], except that a parent context
-// ended because the browser went away gives ErrBrowserGone: chromedp
-// cancels every context of a browser whose connection dropped.
-func (w *Watcher) deadlineError(parent, tctx context.Context, err error) error {
-	err = tabstate.DeadlineError(parent, tctx, err)
-	if errors.Is(err, context.Canceled) && w.bw.lost() {
-		return w.blocked(ErrBrowserGone)
-	}
-	return err
-}
-
-// explain completes a crash error cut short by Inspector.targetCrashed,
-// which carries no status: Target.targetCrashed, with the status, follows
-// within milliseconds, so the error waits up to eventGrace for it.
-func (w *Watcher) explain(err error) error {
-	var be *BlockedError
-	if !errors.As(err, &be) || be.Reason != ErrTabCrashed || be.Detail != "" {
-		return err
-	}
-	timer := time.NewTimer(eventGrace)
-	defer timer.Stop()
-	for {
-		w.mu.Lock()
-		s, ch := w.tab.State(), w.changed
-		w.mu.Unlock()
-		if !s.Crashed || s.CrashReason != "" {
-			return w.blocked(ErrTabCrashed)
-		}
-		select {
-		case <-ch:
-		case <-timer.C:
-			return w.blocked(ErrTabCrashed)
-		}
-	}
-}
-
-// classify maps the errors that mean the tab cannot answer to the
-// package's sentinels; anything else passes through.
-func (w *Watcher) classify(err error) error {
-	var ce *cdproto.Error
-	isCDP := errors.As(err, &ce)
-	switch {
-	case isCDP && ce.Code == -32000 && ce.Message == "Target crashed":
-		return w.blocked(ErrTabCrashed)
-	case errors.Is(err, chromedp.ErrTargetDetached),
-		isCDP && (ce.Code == -32001 || ce.Code == -32602 && strings.Contains(ce.Message, "No target with given id")):
-		return w.blocked(ErrTabClosed)
-	case isCDP && ce.Code == -32000 && (ce.Message == "Inspected target navigated or closed" ||
-		strings.HasPrefix(ce.Message, "Cannot find default execution context") ||
-		ce.Message == "Cannot find context with specified id"):
-		return w.blocked(ErrNavigated)
-	case errors.Is(err, ErrBrowserGone), errors.Is(err, context.Canceled) && w.bw.lost():
-		if !w.bw.lost() {
-			w.bw.disconnected(goneReason(err))
-		}
-		return w.blocked(ErrBrowserGone)
-	}
-	return err
-}
-
-// blocked returns the state's refusal if it has one, else one for reason.
-func (w *Watcher) blocked(reason error) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if err := w.refusal(); err != nil {
-		return err
-	}
-	return &BlockedError{Reason: reason, URL: w.tab.State().URL}
-}
-
-// notAttached reports Chrome's answer while a navigation swaps the tab's
-// document.
-func notAttached(err error) bool {
-	var ce *cdproto.Error
-	return errors.As(err, &ce) && ce.Message == "Not attached to an active page"
 }
 
 // evalCall checks js and args once and returns the CDP call that runs them.
@@ -307,3 +136,5 @@ func result(obj *runtime.RemoteObject, exc *runtime.ExceptionDetails, err error)
 	}
 	return obj, nil
 }
+
+func ptr[T any](v T) *T { return &v }

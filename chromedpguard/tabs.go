@@ -1,17 +1,14 @@
 package chromedpguard
 
 import (
-	"sort"
-	"time"
-
 	"github.com/chromedp/cdproto/target"
-	"github.com/tabguard/tabguard/tabstate"
+	"github.com/tabguard/tabguard/internal/engine"
 )
 
 // TabInfo is what a [BrowserWatcher] knows of one tab of its browser.
 type TabInfo struct {
 	// TargetID is the tab's target; chromedp.WithTargetID attaches a new
-	// context to it.
+	// context to it, and BrowserWatcher.WatchTarget watches it.
 	TargetID target.ID
 	// OpenerID is the tab that opened this one (window.open, a link with
 	// target=_blank), or empty.
@@ -29,140 +26,57 @@ type TabInfo struct {
 	Refusal error
 }
 
-// discardWindow is how soon after its replacement appears a discarded
-// tab's target goes: Chrome does both in one step.
-const discardWindow = time.Second
+// TabChangeKind says what happened to a tab.
+type TabChangeKind int
 
-// newTarget is the page target created last, not attached: the replacement
-// of a tab that is being discarded looks so.
-type newTarget struct {
-	id         target.ID
-	url, title string
-	at         time.Time
-}
+const (
+	// TabOpened: a new tab appeared, opened by the program or by a page.
+	TabOpened = TabChangeKind(engine.TabOpened)
+	// TabCrashed: the tab's renderer died.
+	TabCrashed = TabChangeKind(engine.TabCrashed)
+	// TabClosed: the tab is gone.
+	TabClosed = TabChangeKind(engine.TabClosed)
+)
 
-// pageTarget is one page target of the browser.
-type pageTarget struct {
-	n        uint64 // when it was seen, for the order of Tabs
-	attached bool
-	opener   target.ID
-	url      string
-	title    string
-	tab      tabstate.Tab // what browser-wide events say of it
-	watchers []*Watcher
+// String names the kind, as in "TabCrashed".
+func (k TabChangeKind) String() string { return engine.ChangeKind(k).String() }
+
+// TabChange is news of one tab from [BrowserWatcher.Changes].
+type TabChange struct {
+	Kind TabChangeKind
+	// Tab is the tab right after the change.
+	Tab TabInfo
+	// Missed counts the changes dropped just before this one because the
+	// consumer fell behind; call Tabs to learn where things stand.
+	Missed int
 }
 
 // Tabs lists every page target of the browser, tabs and popups alike, in
 // the order the BrowserWatcher first saw them, with no CDP call: what the
 // events said. A closed tab is dropped from the list as Chrome reports it.
 func (bw *BrowserWatcher) Tabs() []TabInfo {
-	bw.mu.RLock()
-	ts := make([]*pageTarget, 0, len(bw.targets))
-	infos := make([]TabInfo, 0, len(bw.targets))
-	for id, t := range bw.targets {
-		ts = append(ts, t)
-		infos = append(infos, TabInfo{TargetID: id, OpenerID: t.opener, URL: t.url, Title: t.title, State: t.tab.State()})
+	infos := bw.eng.Tabs()
+	out := make([]TabInfo, len(infos))
+	for i, info := range infos {
+		out[i] = tabInfo(info)
 	}
-	watchers := make([][]*Watcher, len(ts))
-	for i, t := range ts {
-		watchers[i] = t.watchers
-	}
-	bw.mu.RUnlock()
-	for i := range infos {
-		if len(watchers[i]) > 0 {
-			w := watchers[i][0]
-			w.mu.Lock()
-			infos[i].Watched, infos[i].State, infos[i].Refusal = true, w.tab.State(), w.refusal()
-			w.mu.Unlock()
-			continue
-		}
-		if infos[i].State.URL == "" {
-			infos[i].State.URL = infos[i].URL
-		}
-		infos[i].Refusal = tabstate.Blocked(infos[i].State)
-	}
-	order := make([]int, len(ts))
-	for i := range order {
-		order[i] = i
-	}
-	sort.Slice(order, func(a, b int) bool { return ts[order[a]].n < ts[order[b]].n })
-	sorted := make([]TabInfo, len(infos))
-	for i, j := range order {
-		sorted[i] = infos[j]
-	}
-	return sorted
+	return out
 }
 
-// created notes a page target Target.targetCreated reports.
-func (bw *BrowserWatcher) created(info *target.Info) {
-	if info == nil || info.Type != "page" || info.Attached {
-		return
-	}
-	bw.mu.Lock()
-	bw.lastCreated = newTarget{id: info.TargetID, url: info.URL, title: info.Title, at: time.Now()}
-	bw.mu.Unlock()
+// Changes returns the channel on which bw reports each new tab, crash and
+// closed tab, in order. It never holds up the event stream: it holds up to
+// 256 changes, and when its consumer falls further behind, later changes
+// are dropped and the next one delivered counts them in Missed. It is
+// closed when bw closes or the browser goes away.
+func (bw *BrowserWatcher) Changes() <-chan TabChange { return bw.changes }
+
+// tabInfo is the engine's TabInfo in cdproto's types.
+func tabInfo(i engine.TabInfo) TabInfo {
+	return TabInfo{TargetID: target.ID(i.TargetID), OpenerID: target.ID(i.OpenerID),
+		URL: i.URL, Title: i.Title, Watched: i.Watched, State: i.State, Refusal: i.Refusal}
 }
 
-// closing returns the event that ends target id: Discarded when Chrome has
-// just made a replacement for it (same URL and title, created a moment ago
-// and not attached, which is how a discard looks on Chromium 156), Detached
-// otherwise.
-func (bw *BrowserWatcher) closing(id target.ID) tabstate.Event {
-	bw.mu.RLock()
-	defer bw.mu.RUnlock()
-	t, r := bw.targets[id], bw.lastCreated
-	if t != nil && r.id != id && r.title != "" && r.url == t.url && r.title == t.title && time.Since(r.at) < discardWindow {
-		return tabstate.Discarded{ReplacementID: string(r.id)}
-	}
-	return tabstate.Detached{TargetID: string(id)}
-}
-
-// target returns the page target id, making it if need be. bw.mu must be held.
-func (bw *BrowserWatcher) target(id target.ID) *pageTarget {
-	t := bw.targets[id]
-	if t == nil {
-		bw.order++
-		t = &pageTarget{n: bw.order, tab: tabstate.Tab{MainFrame: string(id)}}
-		bw.targets[id] = t
-	}
-	return t
-}
-
-// seen records a page target's info from Target.targetCreated,
-// Target.targetInfoChanged or the list WatchBrowser starts with.
-func (bw *BrowserWatcher) seen(info *target.Info) {
-	if info == nil || info.Type != "page" {
-		return
-	}
-	bw.mu.Lock()
-	defer bw.mu.Unlock()
-	_, known := bw.targets[info.TargetID]
-	t := bw.target(info.TargetID)
-	if known && t.tab.State().Crashed && info.Attached == t.attached {
-		// After Target.targetCrashed, Chrome's next Target.targetInfoChanged
-		// for the target comes when a reload or a navigation commits a new
-		// document; one that flips attached comes from a client instead.
-		t.tab.Apply(tabstate.ReloadedAfterCrash{})
-	}
-	t.attached, t.opener, t.url, t.title = info.Attached, info.OpenerID, info.URL, info.Title
-}
-
-// targetEvent applies a browser-session event of one target to its state
-// and its watchers.
-func (bw *BrowserWatcher) targetEvent(id target.ID, ev tabstate.Event) {
-	bw.mu.Lock()
-	t := bw.targets[id]
-	if t == nil {
-		bw.mu.Unlock()
-		return
-	}
-	t.tab.Apply(ev)
-	watchers := t.watchers
-	if t.tab.State().Closed {
-		delete(bw.targets, id)
-	}
-	bw.mu.Unlock()
-	for _, w := range watchers {
-		w.apply(ev)
-	}
+// tabChange is the engine's Change in cdproto's types.
+func tabChange(c engine.Change) TabChange {
+	return TabChange{Kind: TabChangeKind(c.Kind), Tab: tabInfo(c.Tab), Missed: c.Missed}
 }

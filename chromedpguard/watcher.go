@@ -2,15 +2,13 @@ package chromedpguard
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
-	"github.com/tabguard/tabguard/tabstate"
+	"github.com/tabguard/tabguard/internal/engine"
 )
 
 // Options configures a [Watcher] or a [BrowserWatcher]. A nil *Options
@@ -53,41 +51,16 @@ type Watcher struct {
 	bw     *BrowserWatcher
 	owned  bool // bw was started for this watcher alone
 	target *chromedp.Target
-	id     target.ID
+	// ctx is the tab's chromedp context, for chromedp.Run (Context).
+	ctx context.Context
 	// detached is chromedp's channel of the tab's detach (chromedp.Detached):
 	// its identity tells the tab's contexts from others.
 	detached <-chan struct{}
-
-	timeout   time.Duration
-	terminate bool
-	dialogs   DialogPolicy
-	notice    Notice
-	urls      *URLPolicy
-	log       *slog.Logger
-	// life is the watcher's own lifetime, which Close ends: the calls the
-	// watcher makes of its own accord (probes, the dialog policy) derive
-	// from it, as a rod page bound to a context does in the rod backend.
-	life   context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-
-	mu       sync.Mutex
-	tab      tabstate.Tab
-	closed   bool
-	changed  chan struct{} // closed and replaced on every change of the state
-	inflight map[*inflight]struct{}
-	// terminations counts Runtime.terminateExecution calls, which also
-	// stop the scripts of other evals in flight.
-	terminations uint64
-	// stuckDialog numbers a dialog the dialog policy failed to handle.
-	stuckDialog uint64
-}
-
-// inflight is one call in progress, cut short with a cause when the tab dies.
-type inflight struct {
-	cancel       context.CancelCauseFunc
-	navSeq       uint64 // the tab's navigation news when it was admitted
-	terminations uint64 // w.terminations when it was admitted
+	// release ends a tab context the watcher made itself (Open,
+	// WatchTarget), detaching from the tab and leaving it open; nil for
+	// a context of the program's.
+	release context.CancelFunc
+	t       *engine.Tab
 }
 
 // Watch starts following the tab of ctx, a chromedp context (from
@@ -128,209 +101,70 @@ func open(ctx context.Context) error {
 }
 
 // State returns what the watcher knows of the tab now. It makes no CDP call.
-func (w *Watcher) State() TabState {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.tab.State()
-}
+func (w *Watcher) State() TabState { return w.t.State() }
 
 // TargetID is the watched tab's target: what [BrowserWatcher.Tabs] lists it by.
-func (w *Watcher) TargetID() target.ID { return w.id }
+func (w *Watcher) TargetID() target.ID { return w.target.TargetID }
+
+// Context is the tab's chromedp context, for chromedp.Run and
+// [Watcher.Do]: the context Watch was given, or the one [BrowserWatcher.Open]
+// and [BrowserWatcher.WatchTarget] attached with, which ends with Close.
+func (w *Watcher) Context() context.Context { return w.ctx }
 
 // Blocked reports whether an eval on the tab would be refused now: nil, or
 // the [*BlockedError] that [Watcher.Eval] would return, or
 // [ErrWatcherClosed], or ctx.Err() when ctx is already done. It makes no
 // CDP call. A recovery made by any call on the tab's session that has
-// returned already shows (see apply).
-func (w *Watcher) Blocked(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return w.confirm(ctx, w.refused())
-}
-
-// refused returns the watcher's refusal now, with no CDP call.
-func (w *Watcher) refused() error {
-	w.bw.lost()
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closed {
-		return ErrWatcherClosed
-	}
-	return w.refusal()
-}
+// returned already shows: chromedp applies the events Chrome sent before a
+// reply before the reply returns.
+func (w *Watcher) Blocked(ctx context.Context) error { return w.t.Blocked(ctx) }
 
 // Close stops following the tab, fails calls still in flight with
 // [ErrWatcherClosed], and waits for the watcher's goroutines to return. It
-// leaves the tab itself alone: cancel its chromedp context to close it.
-// Calling Close again does nothing.
+// leaves the tab itself alone: cancel its chromedp context, or call
+// [Watcher.CloseTab], to close it. Calling Close again does nothing.
 func (w *Watcher) Close() error {
-	w.mu.Lock()
-	if !w.closed {
-		w.closed = true
-		w.failInflight(ErrWatcherClosed)
-		w.broadcast()
+	w.t.Close()
+	if w.release != nil {
+		w.release()
 	}
-	w.mu.Unlock()
-	w.bw.remove(w)
-	w.cancel()
-	w.wg.Wait()
 	if w.owned {
 		return w.bw.Close()
 	}
 	return nil
 }
 
-// apply applies one event of the tab and acts on what it changed: calls in
-// flight are cut short when the tab can no longer answer them, waiters are
-// woken. It runs inside chromedp's loop that reads the tab's messages (or
-// the browser's), so it never blocks and never makes a CDP call.
-//
-// No barrier is needed before a refusal, unlike in the rod backend (its
-// sync.go): chromedp hands a tab's events and the replies to its commands
-// to one goroutine per tab, in the order Chrome sent them, and that
-// goroutine runs Listen funcs before it reads the next message. So when a
-// call on the tab's session returns (Page.reload, Page.navigate,
-// Page.handleJavaScriptDialog, through this watcher or chromedp.Run on the
-// same tab), the events Chrome sent before its reply
-// (Inspector.targetReloadedAfterCrash, Page.frameStartedNavigating,
-// Page.javascriptDialogClosed) have been applied. The browser session's
-// events (Target.targetCrashed, Target.detachedFromTarget) are applied by
-// the goroutine that reads the socket, before it reads the message after
-// them, so they never trail a reply that followed them either.
-func (w *Watcher) apply(ev tabstate.Event) {
-	w.mu.Lock()
-	if w.closed {
-		w.mu.Unlock()
-		return
+// watch makes a Watcher of the tab of ctx, which is open, fed by bw; owned
+// says bw is its own.
+func (bw *BrowserWatcher) watch(ctx context.Context, owned bool) (*Watcher, error) {
+	if chromedp.FromContext(ctx).Browser != bw.browser {
+		return nil, fmt.Errorf("%w: a tab of another browser: watch it with that browser's BrowserWatcher", ErrInvalidArgument)
 	}
-	before := w.tab.State()
-	change := w.tab.Apply(ev)
-	if change == 0 {
-		w.mu.Unlock()
-		return
-	}
-	if change&tabstate.Cut != 0 {
-		if err := w.refusal(); err != nil {
-			w.failInflight(err)
-		}
-	}
-	if d, ok := ev.(tabstate.DialogOpening); ok && w.dialogs != DialogRefuse {
-		w.handleLater(d, w.tab.Dialogs())
-	}
-	w.broadcast()
-	after := w.tab.State()
-	w.mu.Unlock()
-	w.noted(before, after)
-}
-
-// noted logs what an event did that the program should hear of.
-func (w *Watcher) noted(before, after TabState) {
-	if w.log == nil {
-		return
-	}
-	switch {
-	case after.Crashed && after.CrashReason != "" && (!before.Crashed || before.CrashReason == ""):
-		w.log.Warn("tabguard: tab renderer crashed", "url", after.URL, "err", tabstate.Blocked(after))
-	case after.DialogOpen && !before.DialogOpen && w.dialogs == DialogRefuse:
-		w.log.Warn("tabguard: JavaScript dialog opened", "target", w.id, "err", tabstate.Blocked(after))
-	case after.Paused && !before.Paused:
-		w.log.Warn("tabguard: tab paused in the debugger", "target", w.id, "err", tabstate.Blocked(after))
-	}
-}
-
-// refusal is the refusal of the tab's state under the dialog policy. w.mu
-// must be held.
-func (w *Watcher) refusal() error {
-	s := w.tab.State()
-	if s.DialogOpen && w.dialogs != DialogRefuse && w.stuckDialog != w.tab.Dialogs() {
-		s.DialogOpen = false
-	}
-	return tabstate.Blocked(s)
-}
-
-// broadcast wakes every Wait. w.mu must be held.
-func (w *Watcher) broadcast() {
-	close(w.changed)
-	w.changed = make(chan struct{})
-}
-
-// admit admits a call when the tab may answer it, or allow accepts the
-// refusal (a recovery call on a crashed tab), and tracks it so the tab's
-// death can cut it short.
-func (w *Watcher) admit(ctx context.Context, call *inflight, allow func(error) bool) error {
-	w.bw.lost()
-	err := w.enter(call, allow)
-	if errors.Is(err, ErrPaused) {
-		_ = w.confirm(ctx, err)
-		err = w.enter(call, allow)
-	}
+	tgt, err := chromedp.Run(ctx, func(_ context.Context, t *chromedp.Target) (*chromedp.Target, error) { return t, nil })
 	if err != nil {
-		w.logf("tabguard: call refused", err)
+		return nil, fmt.Errorf("watch tab: %w", err)
 	}
-	return err
-}
-
-// confirm returns err, a refusal, as it stands once a pause has had its
-// chance to end: Chrome sends Debugger.resumed after its reply to
-// Debugger.resume (measured on Chromium 156 for the rod backend), so a pause
-// waits up to eventGrace for it. Every other refusal is as fresh as it gets
-// (see apply).
-func (w *Watcher) confirm(ctx context.Context, err error) error {
-	if !errors.Is(err, ErrPaused) {
-		return err
+	detached, err := chromedp.Detached(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("watch tab: %w", err)
 	}
-	timer := time.NewTimer(eventGrace)
-	defer timer.Stop()
-	for {
-		w.mu.Lock()
-		paused, ch := w.tab.State().Paused, w.changed
-		w.mu.Unlock()
-		if !paused {
-			return w.refused()
-		}
-		select {
-		case <-ch:
-		case <-timer.C:
-			return err
-		case <-ctx.Done():
-			return err
-		}
+	t, err := bw.eng.Watch(engine.TabHandle{
+		Session:   tgt,
+		TargetID:  string(tgt.TargetID),
+		SessionID: string(tgt.SessionID),
+		// The watcher lives until Close, not until a deadline of ctx.
+		Life:           context.WithoutCancel(ctx),
+		NetworkEnabled: true, // chromedp enables it when it attaches
+		Listen: func(life context.Context, t *engine.Tab) error {
+			return chromedp.Listen(life, func(ev any) {
+				if e, ok := pageEvent(ev); ok {
+					t.Apply(e)
+				}
+			})
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
-}
-
-// enter admits call unless the state refuses it and allow does not accept
-// the refusal.
-func (w *Watcher) enter(call *inflight, allow func(error) bool) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closed {
-		return ErrWatcherClosed
-	}
-	if err := w.refusal(); err != nil && (allow == nil || !allow(err)) {
-		return err
-	}
-	call.navSeq, call.terminations = w.tab.Seq(), w.terminations
-	w.inflight[call] = struct{}{}
-	return nil
-}
-
-func (w *Watcher) leave(call *inflight) {
-	w.mu.Lock()
-	delete(w.inflight, call)
-	w.mu.Unlock()
-}
-
-// failInflight cuts every call in flight short with cause. w.mu must be held.
-func (w *Watcher) failInflight(cause error) {
-	for call := range w.inflight {
-		call.cancel(cause)
-		delete(w.inflight, call)
-	}
-}
-
-func (w *Watcher) logf(msg string, err error) {
-	if w.log != nil {
-		w.log.Warn(msg, "target", w.id, "err", err)
-	}
+	return &Watcher{bw: bw, owned: owned, target: tgt, ctx: ctx, detached: detached, t: t}, nil
 }

@@ -1,0 +1,123 @@
+package tabguard
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/cdp"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/tabguard/tabguard/internal/cdpws"
+	"github.com/tabguard/tabguard/internal/engine"
+)
+
+// driver is rod as the engine drives it: the browser session, what rod's
+// errors mean, and the barrier that rod's event fan-out needs (sync.go).
+type driver struct {
+	browser *rod.Browser // bound to the BrowserWatcher's own context
+	root    *rod.Browser // the program's, whose context ends with the browser
+	markers markers
+
+	mu     sync.Mutex
+	closed bool
+	wg     sync.WaitGroup // marker detaches
+}
+
+var (
+	_ engine.Driver = (*driver)(nil)
+	_ engine.Syncer = (*driver)(nil)
+)
+
+// Call sends a command on the browser session.
+func (d *driver) Call(ctx context.Context, method string, params, result any) error {
+	return call(ctx, d.browser, "", method, params, result)
+}
+
+// Classify says what a rod error means: Chrome's answer, or a lost
+// connection (whatever transport rod runs on), or the end of the browser's
+// context, which rod gives every call once the program closed it.
+func (d *driver) Classify(err error) engine.Failure {
+	var ce *cdp.Error
+	if errors.As(err, &ce) {
+		return engine.Failure{Kind: engine.Protocol, Code: int64(ce.Code), Message: ce.Message}
+	}
+	if reason, lost := cdpws.LostReason(err); lost {
+		return engine.Failure{Kind: engine.Lost, Reason: reason}
+	}
+	if errors.Is(err, context.Canceled) && d.root.GetContext().Err() != nil {
+		return engine.Failure{Kind: engine.Lost, Reason: "the browser's context ended"}
+	}
+	return engine.Failure{}
+}
+
+// close ends the driver's own calls: it waits for the marker detaches.
+func (d *driver) close() {
+	d.mu.Lock()
+	d.closed = true
+	d.mu.Unlock()
+	d.wg.Wait()
+}
+
+// session is one tab's session, on the connection of the page's browser.
+type session struct {
+	browser *rod.Browser
+	id      string
+}
+
+// Call sends a command on the tab's session.
+func (s session) Call(ctx context.Context, method string, params, result any) error {
+	return call(ctx, s.browser, s.id, method, params, result)
+}
+
+// call sends method on session id of b and decodes the answer into result.
+func call(ctx context.Context, b *rod.Browser, id, method string, params, result any) error {
+	res, err := b.Call(ctx, id, method, params)
+	if err != nil || result == nil {
+		return err
+	}
+	return json.Unmarshal(res, result)
+}
+
+// targetInfo is rod's target info as the engine reads it.
+func targetInfo(i *proto.TargetTargetInfo) engine.TargetInfo {
+	return engine.TargetInfo{TargetID: string(i.TargetID), Type: string(i.Type), Title: i.Title, URL: i.URL,
+		Attached: i.Attached, OpenerID: string(i.OpenerID)}
+}
+
+// exception is a JavaScript exception in a script the engine ran, as rod
+// reports one.
+func exception(details json.RawMessage) error {
+	var d proto.RuntimeExceptionDetails
+	if err := json.Unmarshal(details, &d); err != nil {
+		return errors.New("script threw: " + string(details))
+	}
+	return &rod.EvalError{RuntimeExceptionDetails: &d}
+}
+
+// timeoutAdvice names the call that ends a cause, if any.
+func timeoutAdvice(cause TimeoutCause) string {
+	switch cause {
+	case TimeoutHidden:
+		return "Page.bringToFront (proto.PageBringToFront) shows it"
+	case TimeoutFrozen:
+		return "resume it with Page.setWebLifecycleState active (proto.PageSetWebLifecycleState)"
+	case TimeoutBusyScript:
+		return "set Options.TerminateOnTimeout or call Runtime.terminateExecution to stop it"
+	case TimeoutHung:
+		return "Watcher.HandleDialog closes a dialog; otherwise close the tab with Watcher.CloseTab and open a new one"
+	case TimeoutSilent:
+		return "set Options.Heartbeat to notice a silent connection and fail at once"
+	}
+	return ""
+}
+
+// config is the engine's configuration of o; sink takes the changes.
+func (o *Options) config(sink engine.Sink) engine.Config {
+	return engine.Config{
+		EvalTimeout: o.EvalTimeout, Logger: o.Logger, TerminateOnTimeout: o.TerminateOnTimeout,
+		Dialogs: o.Dialogs, Notice: o.DOMNotice, Heartbeat: o.Heartbeat, URLs: o.URLs,
+		Advice: timeoutAdvice, Exception: exception, Sink: sink,
+	}
+}

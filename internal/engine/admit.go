@@ -1,0 +1,118 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/tabguard/tabguard/tabstate"
+)
+
+// eventGrace is how long an ambiguous reply waits for the event that
+// explains it, which may trail the reply.
+const eventGrace = 100 * time.Millisecond
+
+// inflight is one call in progress, cut short with a cause when the tab
+// dies; it carries the call's clock.
+type inflight struct {
+	cut          context.CancelCauseFunc
+	navSeq       uint64 // the tab's navigation news when it was admitted
+	terminations uint64 // t.terminations when it was admitted
+	clock        clock
+}
+
+// stale reports whether err is a refusal that a recovery may have ended:
+// a crash, a failed load, a dialog or a pause. A closed tab or a lost
+// browser stays so.
+func stale(err error) bool {
+	be, ok := err.(*tabstate.BlockedError)
+	if !ok {
+		return false
+	}
+	switch be.Reason {
+	case tabstate.ErrTabCrashed, tabstate.ErrNoDocument, tabstate.ErrDialogOpen, tabstate.ErrPaused:
+		return true
+	}
+	return false
+}
+
+// admit admits a call when the tab may answer it, or allow accepts the
+// refusal (a recovery call on a crashed tab), and tracks it so the tab's
+// death can cut it short. A refusal that may be stale is checked against
+// every event Chrome sent so far before it is returned.
+func (t *Tab) admit(ctx context.Context, call *inflight, allow func(error) bool) error {
+	t.b.lost()
+	err := t.enter(call, allow)
+	if stale(err) {
+		_ = t.confirm(ctx, err) // then the state is as fresh as it gets
+		err = t.enter(call, allow)
+	}
+	if err != nil {
+		t.logf("tabguard: call refused", err)
+	}
+	return err
+}
+
+// confirm returns err, a refusal, once it is sure the refusal is not
+// stale: before a refusal that a recovery may have ended, it has the
+// driver apply every event Chrome sent so far (Syncer). Chrome sends
+// Debugger.resumed after its reply to Debugger.resume (measured on
+// Chromium 156), so a pause also waits up to eventGrace for it. It returns
+// the refusal as it stands then, nil if there is none.
+func (t *Tab) confirm(ctx context.Context, err error) error {
+	if !stale(err) {
+		return err
+	}
+	if t.b.sync(ctx) == nil {
+		err = t.refused()
+	}
+	if !errors.Is(err, tabstate.ErrPaused) {
+		return err
+	}
+	t.await(ctx, eventGrace, func() bool { return !t.tab.State().Paused })
+	return t.refused()
+}
+
+// enter admits call unless the tab's state refuses it and allow does not
+// accept the refusal.
+func (t *Tab) enter(call *inflight, allow func(error) bool) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return tabstate.ErrWatcherClosed
+	}
+	if err := t.refusal(); err != nil && (allow == nil || !allow(err)) {
+		return err
+	}
+	call.navSeq, call.terminations = t.tab.Seq(), t.terminations
+	t.inflight[call] = struct{}{}
+	return nil
+}
+
+func (t *Tab) leave(call *inflight) {
+	t.mu.Lock()
+	delete(t.inflight, call)
+	t.mu.Unlock()
+}
+
+// failInflight cuts every call in flight short with cause. t.mu must be held.
+func (t *Tab) failInflight(cause error) {
+	for call := range t.inflight {
+		call.cut(cause)
+		delete(t.inflight, call)
+	}
+}
+
+// allowRecovery lets a navigation go to a crashed tab or one with no
+// document: that is how they recover.
+func allowRecovery(err error) bool {
+	return errors.Is(err, tabstate.ErrTabCrashed) || errors.Is(err, tabstate.ErrNoDocument)
+}
+
+// allowAnyLive lets a call go to any tab that still exists: not closed,
+// not discarded (its replacement holds every call until it is revived),
+// not in a lost browser.
+func allowAnyLive(err error) bool {
+	return !errors.Is(err, tabstate.ErrTabClosed) && !errors.Is(err, tabstate.ErrBrowserGone) &&
+		!errors.Is(err, tabstate.ErrTabDiscarded)
+}

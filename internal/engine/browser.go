@@ -1,0 +1,243 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/tabguard/tabguard/tabstate"
+)
+
+// Browser follows every tab of one browser: the tabs it watches, and the
+// page targets the browser-wide events tell of. Its methods are safe for
+// concurrent use.
+type Browser struct {
+	d      Driver
+	syncer Syncer     // nil: replies never overtake events
+	loss   LossPoller // nil: calls end with the loss reported
+	cfg    Config
+	life   context.Context // ends with Close: the heartbeat, the calls of its own
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	chMu     sync.Mutex // serialises notify with the close of changes
+	changes  chan Change
+	chClosed bool
+	missed   int // changes dropped since the last one delivered
+
+	mu       sync.RWMutex
+	sessions map[string]*Tab
+	targets  map[string]*target
+	order    uint64 // numbers targets in the order they were seen
+	// lastCreated is the page target created last, to tell a discard.
+	lastCreated newTarget
+	closed      bool
+	gone        bool
+	reason      string // why the connection was lost: the first reason seen
+}
+
+// NewBrowser makes the Browser of a driver's browser. It sends nothing:
+// the driver subscribes to the browser's events, pushing them into the
+// Browser, and then calls Start.
+func NewBrowser(d Driver, cfg Config) *Browser {
+	life, cancel := context.WithCancel(context.Background())
+	b := &Browser{
+		d: d, cfg: cfg, life: life, cancel: cancel,
+		sessions: map[string]*Tab{},
+		targets:  map[string]*target{},
+	}
+	// Found once, as database/sql finds a driver's optional interfaces.
+	b.syncer, _ = d.(Syncer)
+	b.loss, _ = d.(LossPoller)
+	return b
+}
+
+// Start lists the browser's page targets (asking for the browser-wide
+// target events first when Config.DiscoverTargets says so) and starts the
+// heartbeat. A browser that went away gives ErrBrowserGone.
+func (b *Browser) Start(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	var err error
+	if b.cfg.DiscoverTargets {
+		err = b.d.Call(ctx, "Target.setDiscoverTargets", discoverParams{Discover: true}, nil)
+	}
+	var res targetsResult
+	if err == nil {
+		err = b.d.Call(ctx, "Target.getTargets", nil, &res)
+	}
+	if err != nil {
+		if b.lost() || b.d.Classify(err).Kind == Lost {
+			return b.goneError()
+		}
+		return fmt.Errorf("watch browser: list its tabs: %w", err)
+	}
+	for _, info := range res.TargetInfos {
+		b.seen(info, false)
+	}
+	if b.cfg.Heartbeat > 0 {
+		b.wg.Add(1)
+		go func() {
+			defer b.wg.Done()
+			b.heartbeat(b.cfg.Heartbeat)
+		}()
+	}
+	return nil
+}
+
+// Close stops following the browser: it closes every Tab (failing their
+// calls in flight with ErrWatcherClosed), closes the sink and waits for the
+// goroutines it started. The driver stops pushing events after it; any it
+// still pushes are ignored.
+func (b *Browser) Close() {
+	for _, t := range b.mark(&b.closed) {
+		t.Close()
+	}
+	b.cancel()
+	b.wg.Wait()
+	b.closeChanges()
+}
+
+// Config is the configuration the Browser was made with.
+func (b *Browser) Config() Config { return b.cfg }
+
+// Tab returns the tab watched on session id, or nil: the driver routes a
+// session's events with it.
+func (b *Browser) Tab(sessionID string) *Tab {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return b.sessions[sessionID]
+}
+
+// add registers t, so the events of its tab reach it.
+func (b *Browser) add(t *Tab) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case b.closed:
+		return fmt.Errorf("%w: the BrowserWatcher is closed", tabstate.ErrWatcherClosed)
+	case b.gone:
+		return &tabstate.BlockedError{Reason: tabstate.ErrBrowserGone, Detail: b.reason}
+	case b.sessions[t.sessionID] != nil:
+		return fmt.Errorf("%w: tab %s is watched already: use the Watcher the first Watch returned", tabstate.ErrInvalidArgument, t.id)
+	}
+	b.sessions[t.sessionID] = t
+	tg := b.target(t.id)
+	tg.tabs = append(tg.tabs, t)
+	return nil
+}
+
+// remove forgets t; its tab's events no longer reach it.
+func (b *Browser) remove(t *Tab) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.sessions[t.sessionID] == t {
+		delete(b.sessions, t.sessionID)
+	}
+	if tg := b.targets[t.id]; tg != nil {
+		tg.tabs = without(tg.tabs, t)
+	}
+}
+
+// Disconnected records that the connection to the browser is lost, and
+// why, on every tab, cutting their calls in flight short, and closes
+// the sink. The first reason stays: a later, vaguer one (the socket's end
+// after a close frame that named the cause) does not replace it.
+func (b *Browser) Disconnected(reason string) {
+	b.mu.Lock()
+	if b.gone {
+		b.mu.Unlock()
+		return
+	}
+	if reason == "" {
+		reason = lostConnection
+	}
+	b.gone, b.reason = true, reason
+	tabs := b.all()
+	b.mu.Unlock()
+	for _, t := range tabs {
+		t.Apply(tabstate.Disconnected{Reason: reason})
+	}
+	b.closeChanges()
+}
+
+// lostConnection is the reason of a loss no error explained.
+const lostConnection = "the DevTools connection closed"
+
+// lost reports whether the connection to the browser is lost, on a driver
+// that may know before the engine does (a LossPoller), and records it. On
+// another driver it reports false: the loss reaches the engine with it.
+func (b *Browser) lost() bool {
+	if b.loss == nil || !b.loss.Lost() {
+		return false
+	}
+	b.mu.RLock()
+	gone := b.gone
+	b.mu.RUnlock()
+	if !gone {
+		b.Disconnected(b.LostReason())
+	}
+	return true
+}
+
+// goneError is the refusal of a lost browser.
+func (b *Browser) goneError() error {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return &tabstate.BlockedError{Reason: tabstate.ErrBrowserGone, Detail: b.reason}
+}
+
+// mark sets *flag (b.closed) under b.mu and returns the tabs b has then.
+func (b *Browser) mark(flag *bool) []*Tab {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	*flag = true
+	return b.all()
+}
+
+// all returns every watched tab. b.mu must be held.
+func (b *Browser) all() []*Tab {
+	all := make([]*Tab, 0, len(b.sessions))
+	for _, t := range b.sessions {
+		all = append(all, t)
+	}
+	return all
+}
+
+// sync returns once every event Chrome sent so far has been pushed in, on
+// a driver whose replies can overtake events; at once on another.
+func (b *Browser) sync(ctx context.Context) error {
+	if b.syncer == nil {
+		return nil
+	}
+	return b.syncer.Sync(ctx)
+}
+
+// classify reads a driver error; a context error on a driver that cancels
+// calls before it reports a loss is the loss.
+func (b *Browser) classify(err error) Failure {
+	f := b.d.Classify(err)
+	if f.Kind == Other && errors.Is(err, context.Canceled) && b.loss != nil && b.lost() {
+		f = Failure{Kind: Lost, Reason: b.reasonNow()}
+	}
+	return f
+}
+
+// reasonNow is why the connection was lost, once it was.
+func (b *Browser) reasonNow() string {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return b.reason
+}
+
+// without returns ts without t, in a new slice: readers may hold the old one.
+func without(ts []*Tab, t *Tab) []*Tab {
+	out := make([]*Tab, 0, len(ts))
+	for _, x := range ts {
+		if x != t {
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -1,0 +1,59 @@
+package engine
+
+import (
+	"encoding/json"
+	"log/slog"
+	"time"
+
+	"github.com/tabguard/tabguard/tabstate"
+)
+
+// Config is a backend's Options, and what the backend words its own way.
+type Config struct {
+	// EvalTimeout bounds each guarded call; zero means
+	// tabstate.DefaultEvalTimeout.
+	EvalTimeout time.Duration
+	// Logger receives crashes, dialogs, refusals and timeouts; nil means silent.
+	Logger *slog.Logger
+	// TerminateOnTimeout stops a script that holds the page when a call
+	// times out on it.
+	TerminateOnTimeout bool
+	// Dialogs is the dialog policy.
+	Dialogs tabstate.DialogPolicy
+	// Notice words the line DOM appends to a cut page; nil means DefaultNotice.
+	Notice func(shown, size, maxBytes int) string
+	// Heartbeat, above zero, asks the browser for its version at that
+	// interval and fails every tab when an answer does not come.
+	Heartbeat time.Duration
+	// URLs is the policy Navigate and Open check a URL against; nil checks nothing.
+	URLs *tabstate.URLPolicy
+
+	// Advice names the backend's call that ends a timeout's cause.
+	Advice func(tabstate.TimeoutCause) string
+	// Exception is the backend's error for a JavaScript exception in a
+	// script the engine runs (a DOM read), from Chrome's exceptionDetails;
+	// nil gives a plain error with its text.
+	Exception func(details json.RawMessage) error
+	// Sink takes the changes of the browser's tabs; nil drops them.
+	Sink Sink
+	// DiscoverTargets makes the Browser ask for the browser-wide target
+	// events (Target.setDiscoverTargets) when it starts, for a driver that
+	// does not ask for them on every connection.
+	DiscoverTargets bool
+}
+
+// timeout is the configured eval timeout, or the default.
+func (c *Config) timeout() time.Duration {
+	if c.EvalTimeout <= 0 {
+		return tabstate.DefaultEvalTimeout
+	}
+	return c.EvalTimeout
+}
+
+// advice is c.Advice, or none.
+func (c *Config) advice(cause tabstate.TimeoutCause) string {
+	if c.Advice == nil {
+		return ""
+	}
+	return c.Advice(cause)
+}

@@ -1,0 +1,226 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tabguard/tabguard/tabstate"
+)
+
+// begin admits a call unless the tab refuses it (allow names the refusals
+// it goes ahead despite) and returns it with the context it runs under,
+// which ends at the call's deadline (see clock), when ctx does, or when the
+// tab dies under it. The caller must end the call with t.end.
+func (t *Tab) begin(ctx context.Context, allow func(error) bool, probe bool) (*inflight, context.Context, error) {
+	if ctx == nil {
+		return nil, nil, fmt.Errorf("%w: nil context", tabstate.ErrInvalidArgument)
+	}
+	call := &inflight{}
+	cctx, cut := context.WithCancelCause(ctx)
+	call.cut = cut
+	if err := t.admit(ctx, call, allow); err != nil {
+		cut(nil)
+		return nil, nil, err
+	}
+	t.arm(ctx, call, probe)
+	return call, cctx, nil
+}
+
+// end ends a call begin admitted. timedOut says it ran out of time, so
+// its clock's probes are waited for.
+func (t *Tab) end(call *inflight, timedOut bool) {
+	call.clock.stop(timedOut)
+	t.leave(call)
+	call.cut(nil)
+}
+
+// timedOut reports whether a call that returned err under cctx, derived
+// from the caller's ctx, ran out of time: its own deadline or the caller's.
+func timedOut(ctx, cctx context.Context, err error) bool {
+	if err == nil || cctx.Err() == nil || !ctxError(err) {
+		return false
+	}
+	cause := context.Cause(cctx)
+	_, ours := cause.(*tabstate.TimeoutError)
+	return ours || errors.Is(cause, context.DeadlineExceeded) && ctx.Err() != nil
+}
+
+// ctxError reports whether err is a context's error.
+func ctxError(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
+}
+
+// Do runs fn, the driver's call on the tab, under the guard: it refuses a
+// tab that cannot answer without calling fn, bounds fn by the eval
+// timeout, and cuts it short through its context when the renderer dies,
+// a dialog opens, the debugger pauses, the tab closes or the browser goes
+// away. A call that runs out of time, its own or the caller's deadline,
+// gives a [*tabstate.TimeoutError] naming op ("" is "eval") and saying
+// what the tab was doing; fn's own errors that mean the tab cannot answer
+// become the tab's refusal; any other error of fn passes through.
+func (t *Tab) Do(ctx context.Context, op string, fn func(ctx context.Context) error) error {
+	call, cctx, err := t.begin(ctx, nil, true)
+	if err != nil {
+		return err
+	}
+	err = fn(cctx)
+	late := timedOut(ctx, cctx, err)
+	t.end(call, late)
+	switch {
+	case err == nil:
+		return nil
+	case late:
+		te := t.timedOut(&call.clock, op)
+		t.logf("tabguard: call timed out", te)
+		return te
+	case t.terminatedDuring(call, err):
+		err = t.blocked(tabstate.ErrTerminated)
+	case t.navigatedDuring(call, err):
+		err = t.blocked(tabstate.ErrNavigated)
+	}
+	return t.explain(t.settle(ctx, cctx, t.classify(err)))
+}
+
+// change runs fn, a call that changes the tab rather than reading it,
+// under the deadline and cut-off of Do, without the probes; allow says
+// which refusals it goes ahead despite, and op names it in a timeout.
+// Chrome answers "Not attached to an active page" for a moment while a
+// navigation swaps the tab's document, so fn runs again then
+// (whenAttached).
+func (t *Tab) change(ctx context.Context, op string, allow func(error) bool, fn func(ctx context.Context) error) error {
+	call, cctx, err := t.begin(ctx, allow, false)
+	if err != nil {
+		return err
+	}
+	err = t.whenAttached(cctx, func() error { return fn(cctx) })
+	late := timedOut(ctx, cctx, err)
+	t.end(call, late)
+	switch {
+	case err == nil:
+		return nil
+	case late:
+		return &tabstate.TimeoutError{Op: op, Limit: call.clock.limit}
+	}
+	return t.explain(t.settle(ctx, cctx, t.classify(err)))
+}
+
+// settle says what a call's context error means: the refusal that cut it
+// short, the loss of the browser on a driver that cancels every context of
+// a lost browser, or the caller's own ctx ending. Any other error passes
+// through.
+func (t *Tab) settle(ctx, cctx context.Context, err error) error {
+	if err == nil || cctx.Err() == nil || !ctxError(err) {
+		return err
+	}
+	switch cause := context.Cause(cctx); {
+	case errors.Is(cause, tabstate.ErrWatcherClosed), isRefusal(cause):
+		return cause
+	case errors.Is(cause, context.Canceled) && t.b.lost():
+		return t.blocked(tabstate.ErrBrowserGone)
+	}
+	return ctx.Err()
+}
+
+// isRefusal reports whether err is a refusal of the tab's.
+func isRefusal(err error) bool {
+	_, ok := err.(*tabstate.BlockedError)
+	return ok
+}
+
+// terminatedDuring reports whether Runtime.terminateExecution stopped
+// call's script. Chrome 156 answers such an evaluate (awaitPromise,
+// returnByValue) with a bare -32603 "Internal error", which is only taken
+// for a termination when this Tab terminated a script meanwhile; a
+// termination by another client then passes through as it is. An
+// "Execution was terminated" error always counts.
+func (t *Tab) terminatedDuring(call *inflight, err error) bool {
+	f := t.b.d.Classify(err)
+	switch {
+	case f.Kind != Protocol:
+		return false
+	case f.Code == -32000 && f.Message == "Execution was terminated":
+		return true
+	case f.Code != -32603:
+		return false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.terminations != call.terminations
+}
+
+// navigatedDuring reports whether err is Chrome's bare "Internal error",
+// which Runtime.evaluate can give when its document goes away under it,
+// and navigation news arrived while call ran, or the tab is now refused:
+// then that is the reason. The news may trail the reply, so it is awaited
+// for up to eventGrace. Otherwise the error passes through as it is.
+func (t *Tab) navigatedDuring(call *inflight, err error) bool {
+	if f := t.b.d.Classify(err); f.Kind != Protocol || f.Code != -32603 {
+		return false
+	}
+	return t.await(t.life, eventGrace, func() bool {
+		return t.tab.Seq() != call.navSeq || t.refusal() != nil
+	})
+}
+
+// explain completes a crash error cut short by Inspector.targetCrashed,
+// which carries no status: Chrome sends Target.targetCrashed, with the
+// status, within milliseconds of it, so the error waits up to eventGrace
+// for it, and a crash reads the same wherever it surfaces.
+func (t *Tab) explain(err error) error {
+	var be *tabstate.BlockedError
+	if !errors.As(err, &be) || be.Reason != tabstate.ErrTabCrashed || be.Detail != "" {
+		return err
+	}
+	t.await(t.life, eventGrace, func() bool {
+		s := t.tab.State()
+		return !s.Crashed || s.CrashReason != ""
+	})
+	return t.blocked(tabstate.ErrTabCrashed)
+}
+
+// classify maps the driver errors that mean the tab cannot answer to the
+// tab's refusal; anything else passes through.
+func (t *Tab) classify(err error) error {
+	f := t.b.classify(err)
+	switch {
+	case f.Kind == Protocol && f.Code == -32000 && f.Message == "Target crashed":
+		// Chrome answers held calls so when the crashed tab is navigated
+		// again; the state already has the crash from its events.
+		return t.blocked(tabstate.ErrTabCrashed)
+	case f.Kind == Detached, f.Kind == Protocol && (f.Code == -32001 ||
+		f.Code == -32602 && strings.Contains(f.Message, "No target with given id")):
+		return t.blocked(tabstate.ErrTabClosed)
+	case f.Kind == Protocol && f.Code == -32000 && (f.Message == "Inspected target navigated or closed" ||
+		strings.HasPrefix(f.Message, "Cannot find default execution context") ||
+		f.Message == "Cannot find context with specified id"):
+		// The document the eval ran in was replaced (or, if the state says
+		// so, the tab closed). Retrying is the caller's call, within its
+		// own deadline, never a silent loop here.
+		return t.blocked(tabstate.ErrNavigated)
+	case f.Kind == Lost:
+		t.b.Disconnected(f.Reason)
+		return t.blocked(tabstate.ErrBrowserGone)
+	}
+	return err
+}
+
+// blocked returns the state's refusal if it has one, else one for reason.
+func (t *Tab) blocked(reason error) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.refusal(); err != nil {
+		return err
+	}
+	return &tabstate.BlockedError{Reason: reason, URL: t.tab.State().URL}
+}
+
+// protocolError reports Chrome's answer message to a command.
+func (t *Tab) protocolError(err error, message string) bool {
+	if err == nil {
+		return false
+	}
+	f := t.b.d.Classify(err)
+	return f.Kind == Protocol && f.Message == message
+}

@@ -1,0 +1,247 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tabguard/tabguard/tabstate"
+)
+
+// stopTimeout bounds Page.stopLoading after a load ran out of time; Chrome
+// answers it from the browser side in milliseconds.
+const stopTimeout = time.Second
+
+// Navigate loads url in the tab and returns once the main frame has
+// committed the new document, within the eval timeout. It works on a
+// crashed tab and on one whose last load failed: it is how they recover.
+// The backends' Watcher.Navigate documents what it answers.
+func (t *Tab) Navigate(ctx context.Context, url string) error {
+	if url == "" {
+		return fmt.Errorf("%w: empty URL", tabstate.ErrInvalidArgument)
+	}
+	if p := t.b.cfg.URLs; p != nil {
+		if err := p.Check(url); err != nil {
+			return err
+		}
+	}
+	return t.load(ctx, "navigate to "+url, t.navigateTo(url))
+}
+
+// navigateTo starts a navigation to url with Page.navigate.
+func (t *Tab) navigateTo(url string) func(context.Context) (string, bool, error) {
+	return func(ctx context.Context) (string, bool, error) {
+		var res navigateResult
+		switch err := t.s.Call(ctx, "Page.navigate", navigateParams{URL: url}, &res); {
+		case err != nil:
+			return "", false, err
+		case res.ErrorText != "":
+			t.failed(ctx, res.LoaderID, res.ErrorText)
+			return "", false, t.crashWins(ctx, &tabstate.BlockedError{Reason: tabstate.ErrNoDocument, URL: url, Detail: res.ErrorText})
+		}
+		// No loader: a same-document navigation, with nothing to load.
+		return res.LoaderID, res.LoaderID == "", nil
+	}
+}
+
+// failed makes the failure a Page.navigate reply reports the tab's own
+// before the caller hears of it, so the next call is refused with it.
+// Chrome sends the navigation's start, and most often Network.loadingFailed,
+// before the reply; on a driver whose replies can overtake events, sync
+// applies them first. A loadingFailed that Chrome sends after its reply is
+// applied here, from the reply; when it comes, the tab has no navigation
+// under way with its ID and ignores it.
+func (t *Tab) failed(ctx context.Context, loader, errorText string) {
+	if t.b.sync(ctx) != nil {
+		return // the refusal still reaches the caller; the events follow
+	}
+	t.Apply(tabstate.LoadingFailed{RequestID: loader, ErrorText: errorText})
+}
+
+// Reload reloads the tab from the browser side and returns once the new
+// document has committed, with the errors of Navigate. It works on a
+// crashed tab, one whose load failed, or one whose script is busy. A
+// crashed tab loads the URL it had again: a renderer that died after its
+// page committed but before it loaded leaves Chrome's history at the entry
+// before, which Page.reload would bring back.
+func (t *Tab) Reload(ctx context.Context) error {
+	if s := t.State(); s.Crashed && s.URL != "" {
+		return t.load(ctx, "reload", t.navigateTo(s.URL))
+	}
+	return t.load(ctx, "reload", func(ctx context.Context) (string, bool, error) {
+		return "", false, t.s.Call(ctx, "Page.reload", nil, nil)
+	})
+}
+
+// load starts a main-frame navigation with start and waits for its
+// commit. start returns the navigation's loader ID when Chrome gives one,
+// and done when there is nothing to wait for.
+func (t *Tab) load(ctx context.Context, op string, start func(context.Context) (loader string, done bool, err error)) error {
+	err := t.change(ctx, op, allowRecovery, func(ctx context.Context) error {
+		t.mu.Lock()
+		n0 := t.tab.Navigations()
+		t.mu.Unlock()
+		loader, done, err := start(ctx)
+		if err != nil || done {
+			return err
+		}
+		return t.awaitCommit(ctx, loader, n0)
+	})
+	var te *tabstate.TimeoutError
+	if errors.As(err, &te) {
+		url := t.State().URL
+		stopped := "loading stopped"
+		if serr := t.stopLoading(); serr != nil {
+			stopped = "stopping the load failed: " + serr.Error()
+		}
+		err = &tabstate.TimeoutError{Op: op, Limit: te.Limit, Cause: tabstate.TimeoutLoading,
+			Doing: tabstate.TimeoutLoading.Describe(url) + "; " + stopped}
+		t.logf("tabguard: load timed out", err)
+	}
+	return err
+}
+
+// crashWins returns err, the refusal of a navigation whose load failed,
+// unless the renderer died under it. A renderer that dies during a
+// navigation makes Chrome abort it (net::ERR_ABORTED, or net::ERR_FAILED),
+// and the abort, in the reply or in the events, may come before the crash
+// event: the crash, the real reason, wins when it arrives within eventGrace.
+func (t *Tab) crashWins(ctx context.Context, err error) error {
+	be, _ := err.(*tabstate.BlockedError)
+	generic := be != nil && be.Reason == tabstate.ErrNoDocument &&
+		(be.Detail == "net::ERR_ABORTED" || be.Detail == "net::ERR_FAILED")
+	wait := time.Duration(0)
+	if generic {
+		wait = eventGrace
+	}
+	crashed := func() bool { return t.tab.State().Crashed }
+	if t.await(ctx, wait, crashed) {
+		return t.explain(t.blocked(tabstate.ErrTabCrashed))
+	}
+	return err
+}
+
+// awaitCommit waits until the navigation with loader ID loader has
+// committed its document, or, when loader is empty or that navigation was
+// replaced, a navigation that started after navigation n0 has and no other
+// is under way, or the tab refuses the wait: its load failed, it crashed,
+// a dialog opened, it closed.
+func (t *Tab) awaitCommit(ctx context.Context, loader string, n0 uint64) error {
+	// Chrome sent the navigation's start before its reply: once it is
+	// applied, any refusal the state shows is this navigation's.
+	if err := t.b.sync(ctx); err != nil {
+		return err
+	}
+	for {
+		t.mu.Lock()
+		if t.closed {
+			t.mu.Unlock()
+			return tabstate.ErrWatcherClosed
+		}
+		committed, n := t.tab.Committed()
+		navigating := t.tab.Navigating()
+		started := loader != "" || t.tab.Navigations() > n0
+		err := t.refusal()
+		ch := t.changed
+		t.mu.Unlock()
+		switch {
+		case loader != "" && committed == loader || n > n0 && !navigating:
+			// Committed: a page, or Chrome's error page for a failed load
+			// (Page.navigate does not always carry the net error). A page
+			// that navigates itself (a reload as soon as parsed) can commit
+			// a navigation it started after n0 and before ours: that commit
+			// is not ours while ours is still under way.
+			return err
+		case err != nil && (started || !stale(err)):
+			return t.crashWins(ctx, err)
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// stopLoading stops the tab's pending load, from the browser side.
+func (t *Tab) stopLoading() error {
+	ctx, cancel := context.WithTimeout(t.life, stopTimeout)
+	defer cancel()
+	return t.whenAttached(ctx, func() error { return t.s.Call(ctx, "Page.stopLoading", nil, nil) })
+}
+
+// Wait returns the tab's state once cond holds for it, waking on each
+// change the tab's events bring, with no polling. It stops early when calls
+// on the tab are refused and cond does not hold, returning the state with
+// the refusal. It returns ctx's error when ctx ends first, and
+// ErrWatcherClosed when the Tab closes. cond runs under the Tab's lock.
+func (t *Tab) Wait(ctx context.Context, cond func(tabstate.State) bool) (tabstate.State, error) {
+	if ctx == nil || cond == nil {
+		return tabstate.State{}, fmt.Errorf("%w: nil context or condition", tabstate.ErrInvalidArgument)
+	}
+	confirmed := false
+	for {
+		t.b.lost()
+		t.mu.Lock()
+		s, ch, closed := t.tab.State(), t.changed, t.closed
+		ok := !closed && cond(s)
+		var err error
+		if !ok && !closed {
+			err = t.refusal()
+		}
+		t.mu.Unlock()
+		switch {
+		case closed:
+			return s, tabstate.ErrWatcherClosed
+		case ok:
+			return s, nil
+		case stale(err) && !confirmed:
+			// A recovery may have ended the refusal: make sure it did not.
+			_ = t.confirm(ctx, err)
+			confirmed = true
+			continue
+		case err != nil:
+			return s, err
+		}
+		select {
+		case <-ch:
+			confirmed = false
+		case <-ctx.Done():
+			return s, ctx.Err()
+		}
+	}
+}
+
+// whenAttached runs call, and again while Chrome answers "Not attached to
+// an active page". It does so for a moment while a navigation swaps the
+// tab's document: measured on Chromium 156, Page.reload and
+// Page.handleJavaScriptDialog sent right after a navigation returned get
+// that answer until a few milliseconds after the commit event. So call is
+// retried on the next change of the tab's state, or after a pause that
+// doubles from 5 ms to 100 ms, until ctx ends.
+func (t *Tab) whenAttached(ctx context.Context, call func() error) error {
+	pause := 5 * time.Millisecond
+	for {
+		t.mu.Lock()
+		changed := t.changed
+		t.mu.Unlock()
+		err := call()
+		if !t.protocolError(err, notAttached) {
+			return err
+		}
+		timer := time.NewTimer(pause)
+		select {
+		case <-changed:
+		case <-timer.C:
+			pause = min(2*pause, 100*time.Millisecond)
+		case <-ctx.Done():
+			timer.Stop()
+			return err
+		}
+		timer.Stop()
+	}
+}
+
+// notAttached is Chrome's answer while a navigation swaps the tab's document.
+const notAttached = "Not attached to an active page"

@@ -1,0 +1,165 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tabguard/tabguard/tabstate"
+)
+
+// probeTimeout bounds each CDP call Watch makes to learn the tab's state.
+const probeTimeout = time.Second
+
+// startSeq is the navigation news a fresh Tab has seen: any news applied
+// since it registered is fresher than what its probes learn, as the
+// browser-side answers can trail a commit (the target URL reads "" for a
+// moment after one).
+const startSeq = 0
+
+// errorPagePrefix starts the URL of Chrome's error page.
+const errorPagePrefix = "chrome-error://"
+
+// start learns the tab's state as it is now. It sends its calls all at
+// once: the browser-side ones, which answer whatever the renderer does, and
+// the renderer-side ones, which it waits for only on a committed tab that
+// has not crashed; elsewhere they finish in the background, bounded by
+// probeTimeout, a crash or Close.
+//
+// Inspector.enable makes Chrome report a crash before Watch: it answers it
+// on a crashed target with Inspector.targetCrashed. The target's URL comes
+// from the browser side, which answers even when the renderer does not.
+func (t *Tab) start() error {
+	pctx, cancel := context.WithTimeout(t.life, probeTimeout)
+	defer cancel()
+	if t.b.cfg.Dialogs != tabstate.DialogRefuse {
+		t.clearDialog(pctx) // before anything asks the renderer, which an open dialog holds
+	}
+	rctx, rcancel := context.WithTimeout(t.life, probeTimeout)
+	renderer := t.probeRenderer(rctx, rcancel)
+	var (
+		info targetInfoResult
+		hist historyResult
+	)
+	errs := together(
+		func() error { return t.s.Call(pctx, "Inspector.enable", nil, nil) },
+		func() error { return t.b.d.Call(pctx, "Target.getTargetInfo", targetParams{TargetID: t.id}, &info) },
+		func() error {
+			err := t.s.Call(pctx, "Page.getNavigationHistory", nil, &hist)
+			if t.protocolError(err, notAttached) {
+				hist.CurrentIndex = -1
+				return nil // a tab too new to have history: in its first load
+			}
+			return err
+		},
+	)
+	for i, what := range []string{"enable the Inspector domain", "read the target info", "read the navigation history"} {
+		if errs[i] != nil {
+			return t.startError(what, errs[i])
+		}
+	}
+	url, committed := learnURL(info.TargetInfo.URL, hist)
+	t.mu.Lock()
+	crashed := t.tab.State().Crashed
+	t.tab.Learn(url, committed, startSeq)
+	t.broadcast()
+	t.mu.Unlock()
+	if committed && !crashed {
+		// Wait for them, so a Navigate right after Watch has its load
+		// errors seen, and an error page or a loaded page is known.
+		<-renderer
+	}
+	return nil
+}
+
+// probeRenderer asks the renderer, in the background, what the browser
+// side cannot tell: whether the page has loaded, and whether Chrome's
+// error page stands in for the committed URL; and it enables the Network
+// domain, unless the driver did. Renderer-bound calls are held while the
+// tab is crashed, in its first load or busy, so Network is then enabled
+// later, once the renderer answers. The returned channel closes when the
+// probes are done; done is called then.
+func (t *Tab) probeRenderer(ctx context.Context, done context.CancelFunc) <-chan struct{} {
+	finished := make(chan struct{})
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		defer close(finished)
+		defer done()
+		var doc evaluateResult
+		errs := together(
+			func() error {
+				return t.probe(ctx, func(ctx context.Context) error {
+					return t.s.Call(ctx, "Runtime.evaluate", evaluateParams{Expression: `[document.readyState, location.href]`, ReturnByValue: true}, &doc)
+				})
+			},
+			func() error {
+				if t.network {
+					return nil
+				}
+				return t.probe(ctx, func(ctx context.Context) error { return t.s.Call(ctx, "Network.enable", nil, nil) })
+			},
+		)
+		var v []string
+		ok := errs[0] == nil && doc.ExceptionDetails == nil && json.Unmarshal(doc.Result.Value, &v) == nil && len(v) == 2
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if ok && strings.HasPrefix(v[1], errorPagePrefix) {
+			t.tab.LearnErrorPage(t.tab.State().URL, startSeq)
+		}
+		if ok && v[0] == "complete" {
+			t.tab.LearnLoaded(startSeq)
+		}
+		if t.closed {
+			return
+		}
+		t.broadcast()
+		if errs[1] != nil {
+			t.enableNetworkLater()
+		}
+	}()
+	return finished
+}
+
+// enableNetworkLater enables the Network domain once the renderer
+// answers; Chrome holds the call while the tab is crashed or in its first
+// load. t.mu must be held and t not closed.
+func (t *Tab) enableNetworkLater() {
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		_ = t.s.Call(t.life, "Network.enable", nil, nil)
+	}()
+}
+
+// learnURL tells the tab's URL and whether a document of it is committed
+// from the target's URL and the navigation history. While a first
+// navigation is pending, the target already shows the new URL but the
+// history has only about:blank: that mismatch means nothing is committed
+// yet. A renderer hung by chrome://hang also shows chrome://hang/ as its
+// target URL while the history keeps the page it hangs on (measured on
+// Chromium 156): Chrome's debug URLs never load, so that page is kept.
+func learnURL(target string, hist historyResult) (url string, committed bool) {
+	if hist.CurrentIndex < 0 || hist.CurrentIndex >= len(hist.Entries) {
+		return target, false
+	}
+	current := hist.Entries[hist.CurrentIndex].URL
+	if current != target && strings.HasPrefix(target, "chrome://") && current != "about:blank" {
+		return current, true
+	}
+	return target, current == target
+}
+
+// startError is the error of Watch when a probe failed.
+func (t *Tab) startError(what string, err error) error {
+	if errors.Is(err, context.Canceled) && t.parent.Err() != nil {
+		return &tabstate.BlockedError{Reason: tabstate.ErrTabClosed} // the session's life ended: it detached
+	}
+	if be, ok := t.classify(err).(*tabstate.BlockedError); ok {
+		return be
+	}
+	return fmt.Errorf("watch tab: %s: %w", what, err)
+}

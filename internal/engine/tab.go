@@ -1,0 +1,236 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/tabguard/tabguard/tabstate"
+)
+
+// Tab follows one tab through its events and runs calls on it under the
+// guard. Its methods are safe for concurrent use.
+type Tab struct {
+	b         *Browser
+	s         Session
+	id        string
+	sessionID string
+	parent    context.Context // the handle's Life
+	network   bool            // the driver enabled the Network domain
+	timeout   time.Duration
+	life      context.Context // ends with Close or with parent
+	cancel    context.CancelFunc
+	wg        sync.WaitGroup
+
+	mu       sync.Mutex
+	tab      tabstate.Tab
+	closed   bool
+	changed  chan struct{} // closed and replaced on every change of the state
+	inflight map[*inflight]struct{}
+	// terminations counts Runtime.terminateExecution calls, which also
+	// stop the scripts of other calls in flight.
+	terminations uint64
+	// stuckDialog numbers a dialog that the dialog policy failed to
+	// handle, which is then refused as under DialogRefuse.
+	stuckDialog uint64
+}
+
+// Watch starts following the tab h and learns its state as it is now (see
+// start). The caller should call the Tab's Close when finished. A tab that
+// is closed gives a [*tabstate.BlockedError] with ErrTabClosed; a lost
+// browser, ErrBrowserGone.
+func (b *Browser) Watch(h TabHandle) (*Tab, error) {
+	if h.Session == nil || h.Life == nil || h.TargetID == "" {
+		return nil, fmt.Errorf("%w: a tab handle needs a session, a life and a target ID", tabstate.ErrInvalidArgument)
+	}
+	if h.Life.Err() != nil {
+		return nil, &tabstate.BlockedError{Reason: tabstate.ErrTabClosed}
+	}
+	life, cancel := context.WithCancel(h.Life)
+	t := &Tab{
+		b: b, s: h.Session, id: h.TargetID, sessionID: h.SessionID, parent: h.Life,
+		network: h.NetworkEnabled, timeout: b.cfg.timeout(), life: life, cancel: cancel,
+		changed: make(chan struct{}), inflight: map[*inflight]struct{}{},
+	}
+	t.tab.MainFrame = h.TargetID
+	// Register and listen before the first probe, so no event in between is lost.
+	if err := b.add(t); err != nil {
+		cancel()
+		return nil, err
+	}
+	if h.Listen != nil {
+		if err := h.Listen(life, t); err != nil {
+			t.Close()
+			return nil, fmt.Errorf("watch tab: %w", err)
+		}
+	}
+	if err := t.start(); err != nil {
+		t.Close()
+		return nil, err
+	}
+	return t, nil
+}
+
+// TargetID is the tab's target.
+func (t *Tab) TargetID() string { return t.id }
+
+// Life is the context the Tab lives in: it ends with Close.
+func (t *Tab) Life() context.Context { return t.life }
+
+// State returns what the Tab knows of its tab now, with no CDP call.
+func (t *Tab) State() tabstate.State {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.tab.State()
+}
+
+// stateAndRefusal returns the state and its refusal, as one read.
+func (t *Tab) stateAndRefusal() (tabstate.State, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.tab.State(), t.refusal()
+}
+
+// Blocked reports whether a call on the tab would be refused now: nil, the
+// [*tabstate.BlockedError] a call would get, ErrWatcherClosed, or ctx's
+// error when ctx is done. It makes no CDP call on a tab the events say is
+// healthy. Before a refusal that a recovery may have ended, it makes sure
+// every event Chrome sent so far has been applied (see confirm).
+func (t *Tab) Blocked(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return t.confirm(ctx, t.refused())
+}
+
+// refused returns the Tab's refusal now, with no CDP call.
+func (t *Tab) refused() error {
+	t.b.lost()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return tabstate.ErrWatcherClosed
+	}
+	return t.refusal()
+}
+
+// Close stops following the tab, fails calls still in flight with
+// ErrWatcherClosed, and waits for the Tab's goroutines to return. It
+// leaves the tab itself alone. Calling Close again does nothing.
+func (t *Tab) Close() {
+	t.mu.Lock()
+	if !t.closed {
+		t.closed = true
+		t.failInflight(tabstate.ErrWatcherClosed)
+		t.broadcast()
+	}
+	t.mu.Unlock()
+	t.b.remove(t)
+	t.cancel()
+	t.wg.Wait()
+}
+
+// Apply takes in one event of the tab and acts on what it changed: calls
+// in flight are cut short when the tab can no longer answer them, waiters
+// are woken, a dialog is handled under the policy. It never blocks and
+// never sends a command, so a driver may call it from the goroutine that
+// reads its socket.
+func (t *Tab) Apply(ev tabstate.Event) {
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return
+	}
+	before := t.tab.State()
+	change := t.tab.Apply(ev)
+	if change == 0 {
+		t.mu.Unlock()
+		return
+	}
+	if change&tabstate.Cut != 0 {
+		if err := t.refusal(); err != nil {
+			t.failInflight(err)
+		}
+	}
+	if d, ok := ev.(tabstate.DialogOpening); ok && t.b.cfg.Dialogs != tabstate.DialogRefuse {
+		t.handleLater(d, t.tab.Dialogs())
+	}
+	t.broadcast()
+	after := t.tab.State()
+	t.mu.Unlock()
+	t.noted(before, after)
+}
+
+// noted logs what an event did that the program should hear of.
+func (t *Tab) noted(before, after tabstate.State) {
+	log := t.b.cfg.Logger
+	if log == nil {
+		return
+	}
+	switch {
+	case after.Crashed && after.CrashReason != "" && (!before.Crashed || before.CrashReason == ""):
+		// Once, when Target.targetCrashed brings the status, right after
+		// Inspector.targetCrashed.
+		log.Warn("tabguard: tab renderer crashed", "url", after.URL, "err", tabstate.Blocked(after))
+	case after.DialogOpen && !before.DialogOpen && t.b.cfg.Dialogs == tabstate.DialogRefuse:
+		log.Warn("tabguard: JavaScript dialog opened", "target", t.id, "err", tabstate.Blocked(after))
+	case after.Paused && !before.Paused:
+		log.Warn("tabguard: tab paused in the debugger", "target", t.id, "err", tabstate.Blocked(after))
+	}
+}
+
+// refusal is the refusal of the tab's state under the dialog policy: a
+// dialog that the policy is handling is no reason to refuse. t.mu must be
+// held.
+func (t *Tab) refusal() error {
+	s := t.tab.State()
+	if s.DialogOpen && t.b.cfg.Dialogs != tabstate.DialogRefuse && t.stuckDialog != t.tab.Dialogs() {
+		s.DialogOpen = false
+	}
+	return tabstate.Blocked(s)
+}
+
+// broadcast wakes every waiter. t.mu must be held.
+func (t *Tab) broadcast() {
+	close(t.changed)
+	t.changed = make(chan struct{})
+}
+
+// await waits, up to d or until ctx ends, for cond to hold, waking on each
+// change of the tab's state; it reports whether cond held. cond runs with
+// t.mu held. It is how a reply waits for the event that explains it, which
+// may trail the reply. The event that makes cond hold may also end ctx (a
+// crash cuts the call short), so cond is read once more at the end.
+func (t *Tab) await(ctx context.Context, d time.Duration, cond func() bool) bool {
+	holds := func() (bool, <-chan struct{}) {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		return cond(), t.changed
+	}
+	var timer *time.Timer
+	for {
+		ok, ch := holds()
+		if ok {
+			return true
+		}
+		if timer == nil {
+			timer = time.NewTimer(d)
+			defer timer.Stop()
+		}
+		select {
+		case <-ch:
+			continue
+		case <-timer.C:
+		case <-ctx.Done():
+		}
+		ok, _ = holds()
+		return ok
+	}
+}
+
+func (t *Tab) logf(msg string, err error) {
+	if log := t.b.cfg.Logger; log != nil {
+		log.Warn(msg, "target", t.id, "err", err)
+	}
+}
