@@ -15,7 +15,9 @@ type Notice func(shown, size, maxBytes int) string
 // DefaultNotice is the notice of [TruncateDOM]:
 //
 //	<!-- truncated: showing 102397 of 5242880 bytes, cut at maxBytes 102400; pass a larger maxBytes to see more -->
-func DefaultNotice(shown, size, maxBytes int) string { return engine.DefaultNotice(shown, size, maxBytes) }
+func DefaultNotice(shown, size, maxBytes int) string {
+	return engine.DefaultNotice(shown, size, maxBytes)
+}
 
 // TruncateDOM returns html unchanged and false when it fits in maxBytes.
 // Otherwise it returns at most maxBytes bytes of html, cut on a UTF-8 rune

@@ -63,9 +63,11 @@ func TestRecoveryShowsAtOnce(t *testing.T) {
 			heal: func(ctx context.Context, fx *fixture) error { return fx.tab.Navigate(ctx, pageURL) },
 		},
 		{
-			name:  "dialog then HandleDialog",
-			fault: func(fx *fixture) { fx.f.Push(enginetest.Page(sess, tabstate.DialogOpening{Type: "alert", Message: "hi"})) },
-			want:  tabstate.ErrDialogOpen,
+			name: "dialog then HandleDialog",
+			fault: func(fx *fixture) {
+				fx.f.Push(enginetest.Page(sess, tabstate.DialogOpening{Type: "alert", Message: "hi"}))
+			},
+			want: tabstate.ErrDialogOpen,
 			handle: func(fx *fixture, _ int) {
 				fx.f.Handle("Page.handleJavaScriptDialog", func(string, json.RawMessage) enginetest.Reply {
 					return enginetest.Reply{Result: struct{}{}, Events: []enginetest.Event{enginetest.Page(sess, tabstate.DialogClosed{})}}
