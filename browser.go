@@ -28,6 +28,7 @@ type BrowserWatcher struct {
 	browser *rod.Browser // bound to the watcher's own context
 	eng     *engine.Browser
 	d       *driver
+	in      *intake // taken by the transport of a browser from Connect
 	changes chan TabChange
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup // the event loop
@@ -51,15 +52,27 @@ func WatchBrowser(b *rod.Browser, opts *Options) (*BrowserWatcher, error) {
 		browser: b.Context(ctx),
 		changes: make(chan TabChange, engine.ChangesBuffer),
 		cancel:  cancel,
+		in:      &intake{},
 	}
 	bw.d = &driver{browser: bw.browser, root: b}
-	bw.eng = engine.NewBrowser(bw.d, opts.config(engine.Chan[TabChange]{C: bw.changes, Convert: tabChange}))
-	events := bw.browser.Event()
-	bw.wg.Add(1)
-	go func() {
-		defer bw.wg.Done()
-		bw.run(ctx, events)
-	}()
+	// A browser from Connect takes the intake: its transport hands every
+	// message to the engine before rod reads it. Any other browser answers
+	// the call, and its events come through rod's fan-out, behind a barrier.
+	var d engine.Driver = syncDriver{bw.d}
+	if _, err := bw.browser.Call(ctx, "", subscribeMethod, bw.in); err == nil && bw.in.taken.Load() {
+		d = bw.d
+	}
+	bw.eng = engine.NewBrowser(d, opts.config(engine.Chan[TabChange]{C: bw.changes, Convert: tabChange}))
+	if bw.in.taken.Load() {
+		bw.in.eng.Store(bw.eng)
+	} else {
+		events := bw.browser.Event()
+		bw.wg.Add(1)
+		go func() {
+			defer bw.wg.Done()
+			bw.run(ctx, events)
+		}()
+	}
 	if err := bw.eng.Start(ctx); err != nil {
 		_ = bw.Close()
 		return nil, err
@@ -80,6 +93,8 @@ func (bw *BrowserWatcher) Watch(page *rod.Page) (*Watcher, error) {
 // Changes channel and waits for its goroutines to return. It leaves the
 // browser and its tabs alone. Calling Close again does nothing.
 func (bw *BrowserWatcher) Close() error {
+	bw.in.closed.Store(true)
+	bw.in.eng.Store(nil) // rod keeps the last params of each method it sent
 	bw.eng.Close()
 	bw.cancel()
 	bw.wg.Wait()

@@ -38,7 +38,8 @@ func Connect(ctx context.Context, rawURL string) (*rod.Browser, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := rod.New().Client(cdp.New().Start(transport{conn}))
+	t := &transport{conn: conn}
+	b := rod.New().Client(client{Client: cdp.New().Start(t), t: t})
 	// rod's Connect sends Target.setDiscoverTargets under the browser's own
 	// context, which has no deadline: the socket's closing bounds it.
 	done := make(chan error, 1)

@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -202,4 +204,55 @@ func TestConnectHTTPEndpoint(t *testing.T) {
 	res, err := proto.BrowserGetVersion{}.Call(b.Context(testbrowser.Context(t, 5*time.Second)))
 	require.NoError(t, err)
 	assert.Contains(t, res.Product, "Chrome")
+}
+
+// ownTransport is a program's own transport for rod, as a program writes
+// one on github.com/coder/websocket: it knows nothing of the package.
+type ownTransport struct{ c *websocket.Conn }
+
+func (t ownTransport) Send(b []byte) error {
+	return t.c.Write(context.Background(), websocket.MessageText, b)
+}
+
+func (t ownTransport) Read() ([]byte, error) {
+	_, b, err := t.c.Read(context.Background())
+	return b, err
+}
+
+// A rod browser on a transport of the program's own, ended by a close
+// frame: the eval in flight reports the transport's error, and every
+// later refusal carries that first reason, not a vaguer later one.
+func TestCloseFrameOnOwnTransport(t *testing.T) {
+	t.Parallel()
+	remote := startRemoteChromium(t)
+	host := strings.TrimPrefix(remote.wsURL, "ws://")
+	p := faultproxy.Start(t, host[:strings.IndexByte(host, '/')], nil)
+	conn, _, err := websocket.Dial(testbrowser.Context(t, 10*time.Second), p.URL(remote.wsURL), nil)
+	require.NoError(t, err)
+	conn.SetReadLimit(-1)
+	t.Cleanup(func() { _ = conn.CloseNow() })
+	b := rod.New().Client(cdp.New().Start(ownTransport{conn}))
+	require.NoError(t, b.Connect())
+	w := watch(t, testbrowser.NewPage(t, &testbrowser.Browser{Browser: b}), &tabguard.Options{EvalTimeout: time.Minute})
+	done := make(chan error, 1)
+	go func() {
+		_, err := w.Eval(testbrowser.Context(t, time.Minute), `() => new Promise(() => {})`)
+		done <- err
+	}()
+	time.Sleep(300 * time.Millisecond) // let it reach the page
+	p.SendAll(faultproxy.CloseFrame(1011, "session timeout"))
+	select {
+	case err := <-done:
+		t.Logf("in flight: %v (%T)", err, err)
+		require.ErrorContains(t, err, `"session timeout"`, "the eval in flight")
+		t.Logf("state: %+v", w.State())
+	case <-time.After(10 * time.Second):
+		t.Fatal("the eval did not answer within 10s of the close frame")
+	}
+	for range 3 {
+		_, err := w.Eval(testbrowser.Context(t, 5*time.Second), `() => 1`)
+		require.ErrorIs(t, err, tabguard.ErrBrowserGone)
+		assert.Contains(t, err.Error(), `"session timeout"`, "a later refusal carries the first reason")
+	}
+	assert.Contains(t, w.State().GoneReason, `"session timeout"`)
 }

@@ -27,8 +27,13 @@ type driver struct {
 
 var (
 	_ engine.Driver = (*driver)(nil)
-	_ engine.Syncer = (*driver)(nil)
+	_ engine.Syncer = syncDriver{}
 )
+
+// syncDriver is the driver of a browser whose events come through rod's
+// fan-out, where a reply can overtake the events Chrome sent before it:
+// it syncs with a marker (sync.go).
+type syncDriver struct{ *driver }
 
 // Call sends a command on the browser session.
 func (d *driver) Call(ctx context.Context, method string, params, result any) error {

@@ -29,7 +29,7 @@ const syncTimeout = time.Second
 // before its reply (measured), on the one connection, so once the event
 // loop has seen that event it has applied everything before it. The marker
 // session is detached again in the background.
-func (d *driver) Sync(ctx context.Context) error {
+func (d syncDriver) Sync(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, syncTimeout)
 	defer cancel()
 	d.markers.begin()

@@ -7,6 +7,7 @@ replace github.com/tabguard/tabguard => ../
 require (
 	github.com/chromedp/cdproto v0.160.1
 	github.com/chromedp/chromedp v0.23.1
+	github.com/google/go-cmp v0.7.0
 	github.com/stretchr/testify v1.12.1
 	github.com/tabguard/tabguard v0.9.0
 	go.uber.org/goleak v1.3.0

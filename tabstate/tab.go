@@ -190,7 +190,13 @@ func (t *Tab) Apply(e Event) Change {
 		return Changed | Cut
 	case Disconnected:
 		if s.BrowserGone {
-			return 0
+			// Only the owner's better reason for a loss it first could
+			// not explain.
+			if e.Reason == "" || e.Reason == s.GoneReason {
+				return 0
+			}
+			s.GoneReason = e.Reason
+			return Changed
 		}
 		s.BrowserGone, s.GoneReason = true, e.Reason
 		return Changed | Cut

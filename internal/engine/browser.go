@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/tabguard/tabguard/tabstate"
 )
@@ -35,6 +36,14 @@ type Browser struct {
 	closed      bool
 	gone        bool
 	reason      string // why the connection was lost: the first reason seen
+	// provisional says reason is lostConnection, for a loss no error
+	// explained yet: the first error that does replaces it.
+	provisional bool
+	// unplaced is the last error of a call the driver could not place,
+	// and when: a transport of the program's own can end a connection
+	// with an error only it knows, which the calls in flight get.
+	unplaced   string
+	unplacedAt time.Time
 }
 
 // NewBrowser makes the Browser of a driver's browser. It sends nothing:
@@ -141,25 +150,53 @@ func (b *Browser) remove(t *Tab) {
 }
 
 // Disconnected records that the connection to the browser is lost, and
-// why, on every tab, cutting their calls in flight short, and closes
-// the sink. The first reason stays: a later, vaguer one (the socket's end
-// after a close frame that named the cause) does not replace it.
+// why, on every tab, cutting their calls in flight short, and closes the
+// sink. The first reason stays: a later, vaguer one (the socket's end
+// after a close frame that named the cause) does not replace it. An empty
+// reason is a loss the driver cannot explain: an error it could not place
+// that a call got a moment before explains it, or else the first one a
+// call gets after it.
 func (b *Browser) Disconnected(reason string) {
 	b.mu.Lock()
-	if b.gone {
+	if reason == "" && b.unplaced != "" && time.Since(b.unplacedAt) < unplacedWindow {
+		reason = b.unplaced
+	}
+	if b.gone && (!b.provisional || reason == "") {
 		b.mu.Unlock()
 		return
 	}
+	b.gone, b.provisional = true, reason == ""
 	if reason == "" {
 		reason = lostConnection
 	}
-	b.gone, b.reason = true, reason
+	b.reason = reason
 	tabs := b.all()
 	b.mu.Unlock()
 	for _, t := range tabs {
 		t.Apply(tabstate.Disconnected{Reason: reason})
 	}
 	b.closeChanges()
+}
+
+// unplacedWindow is how long before a driver sees its connection end an
+// error it could not place counts as the reason: the calls in flight get
+// the error that ended the connection as the driver sees its end.
+const unplacedWindow = eventGrace
+
+// unplacedError notes the error of a call that the driver could not
+// place. It reports whether the connection is lost; err then explains a
+// loss nothing explained yet.
+func (b *Browser) unplacedError(err error) bool {
+	b.mu.Lock()
+	gone := b.gone
+	if !gone {
+		b.unplaced, b.unplacedAt = err.Error(), time.Now()
+	}
+	b.mu.Unlock()
+	if gone {
+		b.Disconnected(err.Error())
+	}
+	return gone
 }
 
 // lostConnection is the reason of a loss no error explained.

@@ -73,7 +73,7 @@ func (t *Tab) Do(ctx context.Context, op string, fn func(ctx context.Context) er
 		return nil
 	case late:
 		te := t.timedOut(&call.clock, op)
-		t.logf("tabguard: call timed out", te)
+		t.logf("tabguard: eval timed out", te)
 		return te
 	case t.terminatedDuring(call, err):
 		err = t.blocked(tabstate.ErrTerminated)
@@ -201,6 +201,8 @@ func (t *Tab) classify(err error) error {
 		return t.blocked(tabstate.ErrNavigated)
 	case f.Kind == Lost:
 		t.b.Disconnected(f.Reason)
+		return t.blocked(tabstate.ErrBrowserGone)
+	case f.Kind == Other && !ctxError(err) && t.b.unplacedError(err):
 		return t.blocked(tabstate.ErrBrowserGone)
 	}
 	return err

@@ -46,15 +46,16 @@ func (b *Browser) heartbeat(interval time.Duration) {
 	}
 }
 
-// LostReason asks the browser something once the driver has seen its
-// connection end, to learn why from the error the driver gives every call
-// after the end.
+// LostReason says why the connection ended, once the driver has seen it
+// end: it asks the browser something, to learn why from the error the
+// driver gives every call after the end; "" when that error does not say
+// (see Disconnected).
 func (b *Browser) LostReason() string {
 	ctx, cancel := context.WithTimeout(context.Background(), heartbeatBound)
 	defer cancel()
 	err := b.d.Call(ctx, "Browser.getVersion", nil, nil)
-	if f := b.d.Classify(err); err != nil && f.Kind == Lost && f.Reason != "" {
+	if f := b.d.Classify(err); err != nil && f.Kind == Lost {
 		return f.Reason
 	}
-	return lostConnection
+	return ""
 }

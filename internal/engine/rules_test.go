@@ -237,3 +237,48 @@ func errString(err error) string {
 	}
 	return err.Error()
 }
+
+// TestLossReasonOfOwnTransport holds that a connection that a transport
+// of the program's own ends with an error only it knows (a close frame's
+// code and text) is refused with that error as the reason, whether the
+// call in flight gets the error before the driver sees its stream end or
+// after.
+func TestLossReasonOfOwnTransport(t *testing.T) {
+	closeFrame := errors.New(`failed to read: received close frame: status = StatusInternalError and reason = "session timeout"`)
+	for _, errFirst := range []bool{true, false} {
+		name := "stream end first"
+		if errFirst {
+			name = "call error first"
+		}
+		t.Run(name, func(t *testing.T) {
+			fx := setup(t, enginetest.EventsFirst, engine.Config{})
+			fx.f.Handle("Browser.getVersion", func(string, json.RawMessage) enginetest.Reply {
+				return enginetest.Reply{Err: errors.New("use of closed network connection")}
+			})
+			if errFirst {
+				err := fx.tab.Do(deadline(t), "", func(context.Context) error { return closeFrame })
+				require.ErrorIs(t, err, closeFrame, "the call in flight reports the transport's error")
+				fx.b.Disconnected(fx.b.LostReason())
+			} else {
+				in := make(chan struct{})
+				done := make(chan error, 1)
+				go func() {
+					done <- fx.tab.Do(deadline(t), "", func(context.Context) error {
+						close(in)
+						time.Sleep(20 * time.Millisecond) // the transport hands the call its error late
+						return closeFrame
+					})
+				}()
+				<-in
+				fx.b.Disconnected(fx.b.LostReason())
+				<-done
+			}
+			for range 3 {
+				var be *tabstate.BlockedError
+				require.ErrorAs(t, fx.tab.Do(deadline(t), "", ok), &be)
+				assert.Equal(t, tabstate.ErrBrowserGone, be.Reason)
+				assert.Equal(t, closeFrame.Error(), be.Detail, "every later refusal carries the first reason")
+			}
+		})
+	}
+}

@@ -78,6 +78,7 @@ type Call struct {
 	Params          json.RawMessage // as encoding/json writes them
 	Value           any             // the params as the engine passed them
 	Result          any             // the engine's result value, for a decoder test
+	ResultJSON      json.RawMessage // the answer, as the fake sent it
 	FromIntake      bool            // sent from inside the event intake
 }
 
@@ -241,6 +242,14 @@ func (f *Fake) call(ctx context.Context, id, method string, params, result any) 
 	if err != nil {
 		return err
 	}
+	f.mu.Lock()
+	for i := len(f.calls) - 1; i >= 0; i-- {
+		if c := &f.calls[i]; c.Result == result && c.Method == method {
+			c.ResultJSON = out
+			break
+		}
+	}
+	f.mu.Unlock()
 	return json.Unmarshal(out, result)
 }
 

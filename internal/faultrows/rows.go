@@ -11,7 +11,10 @@ func crashRows() []Row {
 	crashMsg := "tab renderer crashed (reason: crashed): reload the tab (Watcher.Reload)"
 	return []Row{
 		{
-			Name: "renderer crash idle",
+			// The refusal is the state's; the recovery that follows (a
+			// reload that starts a new renderer, 0.7 s on a 2-core
+			// machine under load) needs more than the default.
+			Name: "renderer crash idle", EvalTimeout: 5 * time.Second,
 			Want: tabstate.ErrTabCrashed, Msg: []string{crashMsg}, Fast: true,
 		},
 		{

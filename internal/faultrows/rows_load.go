@@ -79,11 +79,9 @@ func lifecycleRows() []Row {
 			// closing the tab ends it.
 			Name: "renderer hung outside JavaScript", Browser: Dedicated,
 			Want:  tabstate.ErrEvalTimeout,
-			Msg:   []string{"eval timed out after 600ms (renderer of page http://127.0.0.1:", "answers nothing, not even an interrupt", "Watcher.HandleDialog closes a dialog; otherwise close the tab"},
+			Msg: []string{"eval timed out after 600ms (renderer of page http://127.0.0.1:", "answers nothing, not even an interrupt",
+				"Watcher.HandleDialog closes a dialog; otherwise close the tab with Watcher.CloseTab and open a new one"},
 			Cause: tabstate.TimeoutHung,
-			Rod:   Diff{Msg: []string{"close the tab with Watcher.CloseTab and open a new one"}},
-			Chromedp: Diff{Msg: []string{"close the tab by cancelling its chromedp context and open a new one"},
-				Note: "chromedpguard has no Watcher.CloseTab: cancelling the tab's chromedp context closes it from the browser side"},
 		},
 	}
 }

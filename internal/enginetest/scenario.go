@@ -1,0 +1,102 @@
+package enginetest
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tabguard/tabguard/internal/engine"
+	"github.com/tabguard/tabguard/tabstate"
+)
+
+// Methods are the CDP commands the engine sends: Messages sends each.
+var Methods = []string{
+	"Browser.getVersion", "Inspector.enable", "Network.enable", "Page.getNavigationHistory",
+	"Page.handleJavaScriptDialog", "Page.navigate", "Page.reload", "Page.stopLoading",
+	"Performance.getMetrics", "Runtime.evaluate", "Runtime.terminateExecution",
+	"Target.closeTarget", "Target.createTarget", "Target.getTargetInfo", "Target.getTargets",
+	"Target.setDiscoverTargets",
+}
+
+// Messages drives a Browser over a fake through every command the engine
+// sends, each answered as Chrome 156 answers it, and returns the commands
+// as sent. A test of a driver's JSON encoder re-encodes them.
+func Messages(t testing.TB) []Call {
+	t.Helper()
+	const url = "http://127.0.0.1:1/"
+	f := New(EventsFirst)
+	defer f.Close()
+	reply := func(method string, result any) {
+		f.Handle(method, func(string, json.RawMessage) Reply { return Reply{Result: result} })
+	}
+	reply("Target.getTargets", map[string]any{"targetInfos": []any{map[string]any{
+		"targetId": "T1", "type": "page", "title": "t", "url": url, "attached": true, "canAccessOpener": false, "browserContextId": "B"}}})
+	reply("Target.getTargetInfo", map[string]any{"targetInfo": map[string]any{"targetId": "T1", "type": "page", "title": "t", "url": url, "attached": true}})
+	reply("Page.getNavigationHistory", map[string]any{"currentIndex": 0, "entries": []any{map[string]any{
+		"id": 1, "url": url, "userTypedURL": url, "title": "t", "transitionType": "typed"}}})
+	reply("Target.createTarget", map[string]any{"targetId": "T2"})
+	reply("Browser.getVersion", map[string]any{"protocolVersion": "1.3", "product": "Chrome/156.0.8078.73"})
+	reply("Performance.getMetrics", map[string]any{"metrics": []any{map[string]any{"name": "Nodes", "value": 12}}})
+	f.Handle("Runtime.evaluate", func(_ string, params json.RawMessage) Reply {
+		var p struct{ Expression string }
+		_ = json.Unmarshal(params, &p)
+		switch {
+		case strings.Contains(p.Expression, "document.readyState"):
+			return Reply{Result: map[string]any{"result": map[string]any{"type": "object", "subtype": "array", "value": []string{"complete", url}}}}
+		case strings.Contains(p.Expression, "outerHTML"):
+			return Reply{Result: map[string]any{"result": map[string]any{"type": "object", "value": map[string]any{"size": 5, "head": "<p>é"}}}}
+		}
+		return Reply{Hang: true} // a script holds the page: the probes find it busy
+	})
+	f.Handle("Page.navigate", func(_ string, params json.RawMessage) Reply {
+		var p struct{ URL string }
+		_ = json.Unmarshal(params, &p)
+		return Reply{Result: map[string]any{"frameId": "T1", "loaderId": "L1"}, Events: []Event{
+			Page("S1", tabstate.NavigationStarted{FrameID: "T1", LoaderID: "L1", URL: p.URL}),
+			Page("S1", tabstate.FrameNavigated{FrameID: "T1", LoaderID: "L1", URL: p.URL}),
+		}}
+	})
+	f.Handle("Page.reload", func(string, json.RawMessage) Reply { return Reply{Hang: true} })
+	f.Handle("Target.closeTarget", func(_ string, params json.RawMessage) Reply {
+		var p struct{ TargetID string }
+		_ = json.Unmarshal(params, &p)
+		return Reply{Result: map[string]any{"success": true}, Events: []Event{func(b *engine.Browser) { b.TargetDestroyed(p.TargetID) }}}
+	})
+
+	b := engine.NewBrowser(f.Driver(), engine.Config{
+		EvalTimeout: 300 * time.Millisecond, Dialogs: tabstate.DialogAccept, TerminateOnTimeout: true,
+		DiscoverTargets: true, Heartbeat: 10 * time.Millisecond,
+	})
+	f.Attach(b)
+	defer b.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	check := func(what string, err error) {
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	check("start", b.Start(ctx))
+	tab, err := b.Watch(engine.TabHandle{Session: f.Session("S1"), TargetID: "T1", SessionID: "S1", Life: context.Background()})
+	check("watch", err)
+	check("navigate", tab.Navigate(ctx, url+"next"))
+	_, err = tab.DOM(ctx, 0)
+	check("DOM", err)
+	check("handle dialog", tab.HandleDialog(ctx, false, "typed"))
+	_ = tab.Reload(ctx) // runs out of time: Page.stopLoading
+	_ = tab.Do(ctx, "", func(ctx context.Context) error {
+		<-ctx.Done() // out of time: the probes, and a termination
+		return ctx.Err()
+	})
+	check("close tab", tab.CloseTab(ctx))
+	_, err = engine.Open(ctx, b, "", func(ctx context.Context, id string) (struct{}, *engine.Tab, error) {
+		return struct{}{}, nil, nil
+	})
+	check("open", err)
+	for f.Count("Browser.getVersion") < 2 { // one probe, then the heartbeat
+		time.Sleep(5 * time.Millisecond)
+	}
+	return f.Calls()
+}
