@@ -78,7 +78,7 @@ func lifecycleRows() []Row {
 			// chrome://hang takes the renderer down with the tab: only
 			// closing the tab ends it.
 			Name: "renderer hung outside JavaScript", Browser: Dedicated,
-			Want:  tabstate.ErrEvalTimeout,
+			Want: tabstate.ErrEvalTimeout,
 			Msg: []string{"eval timed out after 600ms (renderer of page http://127.0.0.1:", "answers nothing, not even an interrupt",
 				"Watcher.HandleDialog closes a dialog; otherwise close the tab with Watcher.CloseTab and open a new one"},
 			Cause: tabstate.TimeoutHung,
