@@ -51,7 +51,7 @@ func newPoolFixture(t *testing.T, opts *tabguard.Options, configure func(*faultp
 
 // inFlight starts an eval that never settles and returns a func that waits
 // for its error.
-func (f *poolFixture) inFlight(t *testing.T) func() (error, time.Time) {
+func (f *poolFixture) inFlight(t *testing.T) func() (time.Time, error) {
 	type answer struct {
 		err error
 		at  time.Time
@@ -62,13 +62,13 @@ func (f *poolFixture) inFlight(t *testing.T) func() (error, time.Time) {
 		done <- answer{err, time.Now()}
 	}()
 	time.Sleep(300 * time.Millisecond) // let it reach the page
-	return func() (error, time.Time) {
+	return func() (time.Time, error) {
 		select {
 		case a := <-done:
-			return a.err, a.at
+			return a.at, a.err
 		case <-time.After(30 * time.Second):
 			t.Fatal("the eval in flight did not answer within 30s")
-			return nil, time.Time{}
+			return time.Time{}, nil
 		}
 	}
 }
@@ -97,7 +97,7 @@ func TestConnectFaults(t *testing.T) {
 			wait := f.inFlight(t)
 			start := time.Now()
 			tt.fault(f.proxy)
-			err, at := wait()
+			at, err := wait()
 			require.ErrorIs(t, err, tabguard.ErrBrowserGone, "the eval in flight")
 			assert.Equal(t, "browser is gone ("+tt.reason+"): reconnect to or relaunch the browser", err.Error())
 			t.Logf("answered %v after the fault", at.Sub(start))

@@ -110,13 +110,6 @@ func (f *fixture) waitBlocked(t *testing.T, reason error) {
 	eventually(t, "a refusal with "+reason.Error(), blockedBy(t, f.w, reason))
 }
 
-// reload reloads the tab from the browser side: rod's page.Reload runs
-// JavaScript, which a crashed or stalled tab never answers.
-func (f *fixture) reload(t *testing.T) {
-	t.Helper()
-	f.call(t, proto.PageReload{})
-}
-
 // crashReported subscribes to Chrome's crash report for f's tab and returns
 // a func that waits for it. In-flight rows time the eval from the report,
 // so the bound measures tabguard, not how long Chrome takes to notice.

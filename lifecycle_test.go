@@ -97,7 +97,7 @@ func TestLifecycleCalls(t *testing.T) {
 			t.Run("dead URL", func(t *testing.T) {
 				t.Parallel()
 				f := newFixture(t, nil)
-				url := f.srv.URL + "/"
+				var url string
 				if lc.name == "Navigate" {
 					url = testbrowser.DeadURL(t)
 				} else {

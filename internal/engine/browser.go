@@ -22,8 +22,7 @@ type Browser struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	chMu     sync.Mutex // serialises notify with the close of changes
-	changes  chan Change
+	chMu     sync.Mutex // serialises notify with the close of the sink
 	chClosed bool
 	missed   int // changes dropped since the last one delivered
 
