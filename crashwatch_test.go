@@ -43,6 +43,43 @@ func TestWatcherEvalHealthy(t *testing.T) {
 	assert.Contains(t, err.Error(), "boom")
 }
 
+// TestWatcherEvalPromises holds that a result that is a promise, or any
+// thenable, is awaited (by a second call: Chrome awaits nothing the first
+// time), its rejection is the eval's exception, and a remote object's
+// context awaits a promise made there.
+func TestWatcherEvalPromises(t *testing.T) {
+	t.Parallel()
+	page := loadedPage(t, serve(t))
+	w := watch(t, page, nil)
+	ctx := testbrowser.Context(t, 10*time.Second)
+	tests := []struct {
+		name, js string
+		want     any
+	}{
+		{"async", `async () => 40 + 2`, float64(42)},
+		{"timer", `() => new Promise(r => setTimeout(() => r("late"), 20))`, "late"},
+		{"thenable", `() => ({then(r) { r(7) }})`, float64(7)},
+		{"object", `() => ({then: 1, n: 2})`, map[string]any{"then": float64(1), "n": float64(2)}},
+		{"the marker's key, not from the watcher", `() => ({__tabguardPending: "x"})`, map[string]any{"__tabguardPending": "x"}},
+		{"null", `() => null`, nil},
+	}
+	for _, tt := range tests {
+		res, err := w.Eval(ctx, tt.js)
+		require.NoError(t, err, tt.name)
+		assert.Equal(t, tt.want, res.Value.Val(), tt.name)
+	}
+	_, err := w.Eval(ctx, `() => Promise.reject(new Error("nope"))`)
+	var evalErr *rod.EvalError
+	require.ErrorAs(t, err, &evalErr)
+	assert.Contains(t, err.Error(), "nope")
+
+	el, err := page.Context(ctx).Element("p")
+	require.NoError(t, err)
+	res, err := w.Eval(ctx, `async (el) => el.textContent`, el.Object)
+	require.NoError(t, err)
+	assert.Equal(t, "héllo", res.Value.Str())
+}
+
 func TestWatcherEvalRemoteObjectArg(t *testing.T) {
 	t.Parallel()
 	page := loadedPage(t, serve(t))

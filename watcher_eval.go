@@ -9,6 +9,7 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/js"
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/tabguard/tabguard/internal/engine"
 	"github.com/ysmood/gson"
 )
 
@@ -96,34 +97,55 @@ func evalCall(fn string, args []any) (func(*rod.Page) (*proto.RuntimeRemoteObjec
 	if this == "" {
 		// Runtime.evaluate needs no execution-context ID: it runs in the main
 		// frame's current document, so there is nothing to look up or retry.
-		req := proto.RuntimeEvaluate{
-			Expression:    "(" + fn + ")(" + strings.Join(encoded, ",") + ")",
-			ReturnByValue: true,
-			AwaitPromise:  true,
-		}
+		// Chrome awaits nothing: a promise is awaited by a second call.
+		req := proto.RuntimeEvaluate{Expression: engine.AwaitedCall(fn, encoded), ReturnByValue: true}
 		return func(p *rod.Page) (*proto.RuntimeRemoteObject, error) {
 			res, err := req.Call(p)
-			return result(res, err)
+			return result(res, err, func(expr string) (*proto.RuntimeEvaluateResult, error) {
+				return proto.RuntimeEvaluate{Expression: expr, ReturnByValue: true, AwaitPromise: true}.Call(p)
+			})
 		}, nil
 	}
-	// A remote object pins the execution context: call the function on it.
+	// A remote object pins the execution context: call the function on it,
+	// and await a promise it returns in that context.
 	req := proto.RuntimeCallFunctionOn{
 		ObjectID:            this,
-		FunctionDeclaration: "function(...args) { return (" + fn + ").apply(globalThis, args) }",
+		FunctionDeclaration: engine.AwaitedFunction(fn),
 		Arguments:           callArg,
 		ReturnByValue:       true,
-		AwaitPromise:        true,
 	}
-	return func(p *rod.Page) (*proto.RuntimeRemoteObject, error) {
-		res, err := req.Call(p)
+	on := func(p *rod.Page, call proto.RuntimeCallFunctionOn) (*proto.RuntimeEvaluateResult, error) {
+		res, err := call.Call(p)
 		if err != nil {
 			return nil, err
 		}
-		return result(&proto.RuntimeEvaluateResult{Result: res.Result, ExceptionDetails: res.ExceptionDetails}, nil)
+		return &proto.RuntimeEvaluateResult{Result: res.Result, ExceptionDetails: res.ExceptionDetails}, nil
+	}
+	return func(p *rod.Page) (*proto.RuntimeRemoteObject, error) {
+		res, err := on(p, req)
+		return result(res, err, func(expr string) (*proto.RuntimeEvaluateResult, error) {
+			return on(p, proto.RuntimeCallFunctionOn{ObjectID: this, FunctionDeclaration: "function() { return " + expr + " }",
+				ReturnByValue: true, AwaitPromise: true})
+		})
 	}, nil
 }
 
-func result(res *proto.RuntimeEvaluateResult, err error) (*proto.RuntimeRemoteObject, error) {
+// result is an eval's result: its value, its exception as rod reports one,
+// or, when the page kept a promise, what settle (the second call, which
+// awaits it) answers.
+func result(res *proto.RuntimeEvaluateResult, err error, settle func(expr string) (*proto.RuntimeEvaluateResult, error)) (*proto.RuntimeRemoteObject, error) {
+	if err == nil && res.ExceptionDetails == nil && res.Result != nil {
+		if raw, ok := res.Result.Value.Raw().([]byte); ok {
+			if expr, ok := engine.Pending(raw); ok {
+				res, err = settle(expr)
+				if err == nil && res.ExceptionDetails == nil && res.Result != nil {
+					if raw, ok := res.Result.Value.Raw().([]byte); ok && engine.Gone(raw) {
+						return nil, ErrNavigated
+					}
+				}
+			}
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/tabguard/tabguard/internal/engine"
 )
 
 // Eval runs the JavaScript function js on the tab with args and returns its
@@ -103,29 +104,47 @@ func evalCall(fn string, args []any) (func(context.Context, cdp.Session) (*runti
 	if this == "" {
 		// Runtime.evaluate needs no execution-context ID: it runs in the
 		// main frame's current document, so there is nothing to look up.
-		p := runtime.EvaluateParams{
-			Expression:    "(" + fn + ")(" + strings.Join(encoded, ",") + ")",
-			ReturnByValue: ptr(true), AwaitPromise: ptr(true),
-		}
+		// Chrome awaits nothing: a promise is awaited by a second call.
+		p := runtime.EvaluateParams{Expression: engine.AwaitedCall(fn, encoded), ReturnByValue: ptr(true)}
 		return func(ctx context.Context, s cdp.Session) (*runtime.RemoteObject, error) {
 			res, err := cdp.Call(ctx, s, runtime.Evaluate, p)
-			return result(res.Result, res.ExceptionDetails, err)
+			return result(res.Result, res.ExceptionDetails, err, func(expr string) (*runtime.RemoteObject, *runtime.ExceptionDetails, error) {
+				res, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ReturnByValue: ptr(true), AwaitPromise: ptr(true)})
+				return res.Result, res.ExceptionDetails, err
+			})
 		}, nil
 	}
-	// A remote object pins the execution context: call the function on it.
+	// A remote object pins the execution context: call the function on it,
+	// and await a promise it returns in that context.
 	p := runtime.CallFunctionOnParams{
 		ObjectID:            this,
-		FunctionDeclaration: "function(...args) { return (" + fn + ").apply(globalThis, args) }",
+		FunctionDeclaration: engine.AwaitedFunction(fn),
 		Arguments:           callArg,
-		ReturnByValue:       ptr(true), AwaitPromise: ptr(true),
+		ReturnByValue:       ptr(true),
 	}
 	return func(ctx context.Context, s cdp.Session) (*runtime.RemoteObject, error) {
 		res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, p)
-		return result(res.Result, res.ExceptionDetails, err)
+		return result(res.Result, res.ExceptionDetails, err, func(expr string) (*runtime.RemoteObject, *runtime.ExceptionDetails, error) {
+			res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{ObjectID: this,
+				FunctionDeclaration: "function() { return " + expr + " }", ReturnByValue: ptr(true), AwaitPromise: ptr(true)})
+			return res.Result, res.ExceptionDetails, err
+		})
 	}, nil
 }
 
-func result(obj *runtime.RemoteObject, exc *runtime.ExceptionDetails, err error) (*runtime.RemoteObject, error) {
+// result is an eval's result: its value, its exception as chromedp
+// reports one, or, when the page kept a promise, what settle (the second
+// call, which awaits it) answers.
+func result(obj *runtime.RemoteObject, exc *runtime.ExceptionDetails, err error,
+	settle func(expr string) (*runtime.RemoteObject, *runtime.ExceptionDetails, error)) (*runtime.RemoteObject, error) {
+	if err == nil && exc == nil && obj != nil {
+		if expr, ok := engine.Pending(obj.Value); ok {
+			obj, exc, err = settle(expr)
+			if err == nil && exc == nil && obj != nil && engine.Gone(obj.Value) {
+				return nil, ErrNavigated
+			}
+		}
+	}
 	switch {
 	case err != nil:
 		return nil, err

@@ -49,6 +49,30 @@ func TestEvalHealthy(t *testing.T) {
 	assert.NoError(t, err)
 }
 
+// TestEvalPromises holds that a promise result, or any thenable, is
+// awaited (by a second call: Chrome awaits nothing the first time), and
+// its rejection is the eval's exception.
+func TestEvalPromises(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, nil, "/", nil)
+	ctx := within(t, 10*time.Second)
+	tests := []struct{ name, js, want string }{
+		{"async", `async () => 40 + 2`, "42"},
+		{"timer", `() => new Promise(r => setTimeout(() => r("late"), 20))`, `"late"`},
+		{"thenable", `() => ({then(r) { r(7) }})`, "7"},
+		{"object", `() => ({n: 2})`, `{"n":2}`},
+	}
+	for _, tt := range tests {
+		res, err := f.w.Eval(ctx, tt.js)
+		require.NoError(t, err, tt.name)
+		assert.JSONEq(t, tt.want, string(res.Value), tt.name)
+	}
+	_, err := f.w.Eval(ctx, `() => Promise.reject(new Error("nope"))`)
+	var ee *chromedp.ExceptionError
+	require.ErrorAs(t, err, &ee)
+	assert.Contains(t, err.Error(), "nope")
+}
+
 func TestDialog(t *testing.T) {
 	t.Parallel()
 	t.Run("prompt answered", func(t *testing.T) {

@@ -77,6 +77,8 @@ func (t *Tab) Do(ctx context.Context, op string, fn func(ctx context.Context) er
 		return te
 	case t.terminatedDuring(call, err):
 		err = t.blocked(tabstate.ErrTerminated)
+	case err == tabstate.ErrNavigated: // the driver found the document gone (Gone)
+		err = t.blocked(tabstate.ErrNavigated)
 	case t.navigatedDuring(call, err):
 		err = t.blocked(tabstate.ErrNavigated)
 	}
