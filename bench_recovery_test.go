@@ -18,6 +18,7 @@ import (
 // call, as a user of rod would.
 type benchRecovery struct {
 	name    string
+	connect bool // the watched tab is reached through Connect
 	reason  error
 	fault   func(b *testing.B, page *rod.Page) // returns once Chrome reported it
 	recover func(ctx context.Context, page *rod.Page) error
@@ -28,7 +29,10 @@ type benchRecovery struct {
 // the first eval that answers, on a watched tab with Watcher.Eval and on a
 // tab of rod's alone with page.Eval, one cycle of each per iteration in
 // alternating order. A refusal of the watched tab after the recovery is
-// stale: it is counted, and the eval is tried again until it answers.
+// stale: it is counted, and the eval is tried again until it answers. The
+// last path reaches the watched tab through Connect, whose transport needs
+// no barrier: it counts stale refusals where the watcher makes no marker
+// call (it runs last, as closing its connection closes the browser).
 func BenchmarkRecovery(b *testing.B) {
 	br := benchBrowser(b)
 	srv := serve(b)
@@ -40,22 +44,27 @@ func BenchmarkRecovery(b *testing.B) {
 		require.NoError(b, err)
 		wait()
 	}
+	reload := func(ctx context.Context, p *rod.Page) error { return proto.PageReload{}.Call(p.Context(ctx)) }
 	paths := []benchRecovery{
-		{"path=crash+Navigate", tabguard.ErrTabCrashed, func(b *testing.B, p *rod.Page) { crash(b, p) },
+		{"path=crash+Navigate", false, tabguard.ErrTabCrashed, func(b *testing.B, p *rod.Page) { crash(b, p) },
 			func(ctx context.Context, p *rod.Page) error { return p.Context(ctx).Navigate(home) }},
-		{"path=crash+PageReload", tabguard.ErrTabCrashed, func(b *testing.B, p *rod.Page) { crash(b, p) },
-			func(ctx context.Context, p *rod.Page) error { return proto.PageReload{}.Call(p.Context(ctx)) }},
-		{"path=no-document+Navigate", tabguard.ErrNoDocument,
+		{"path=crash+PageReload", false, tabguard.ErrTabCrashed, func(b *testing.B, p *rod.Page) { crash(b, p) }, reload},
+		{"path=no-document+Navigate", false, tabguard.ErrNoDocument,
 			func(b *testing.B, p *rod.Page) { require.Error(b, navigate(b, p, testbrowser.DeadURL(b))) },
 			func(ctx context.Context, p *rod.Page) error { return p.Context(ctx).Navigate(home) }},
-		{"path=alert+HandleJavaScriptDialog", tabguard.ErrDialogOpen, dialogOpened,
+		{"path=alert+HandleJavaScriptDialog", false, tabguard.ErrDialogOpen, dialogOpened,
 			func(ctx context.Context, p *rod.Page) error {
 				return proto.PageHandleJavaScriptDialog{Accept: true}.Call(p.Context(ctx))
 			}},
+		{"path=crash+PageReload,transport=Connect", true, tabguard.ErrTabCrashed, func(b *testing.B, p *rod.Page) { crash(b, p) }, reload},
 	}
 	for _, path := range paths {
 		b.Run(path.name, func(b *testing.B) {
-			watched, plain := benchPage(b, br, home), benchPage(b, br, home)
+			open := benchPage
+			if path.connect {
+				open = connectedPage
+			}
+			watched, plain := open(b, br, home), benchPage(b, br, home)
 			w := watch(b, watched, &tabguard.Options{EvalTimeout: 10 * time.Second})
 			ctx := testbrowser.Context(b, 5*time.Minute)
 			var guard, raw benchutil.Samples

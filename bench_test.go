@@ -17,11 +17,13 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/launcher/flags"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard"
 	"github.com/tabguard/tabguard/internal/benchutil"
 	"github.com/tabguard/tabguard/internal/testbrowser"
+	"github.com/tabguard/tabguard/internal/wsmeter"
 )
 
 // benchBrowser launches a browser of the benchmark's own, so one
@@ -51,8 +53,13 @@ func benchLoad(b *testing.B, page *rod.Page, url string) {
 	require.NoError(b, p.WaitLoad())
 }
 
+// allocCalls is how many calls of each kind a benchmark counts the
+// allocations of, after its timed calls.
+const allocCalls = 1000
+
 // BenchmarkHealthyEval compares Watcher.Eval with rod's page.Eval on the same
-// healthy tab. Each iteration makes one call of each, in alternating order.
+// healthy tab. Each iteration makes one call of each, in alternating order;
+// then the allocations of allocCalls calls of each are counted.
 // The A/A figures split the raw calls into odd and even blocks of aaBlock
 // iterations: how far apart two halves of the same thing land is the noise
 // floor a ratio has to be read against. The tab is reached through a
@@ -111,7 +118,12 @@ func BenchmarkHealthyEval(b *testing.B) {
 		}
 		i++
 	}
+	rawPerCall, guardPerCall := float64(rawReqs)/float64(len(rawS)), float64(guardReqs)/float64(len(guardS))
+	rawAllocs, guardAllocs := benchutil.Allocs(allocCalls, func() { rawEval() }), benchutil.Allocs(allocCalls, func() { guardedEval() })
 	report(b, map[string]float64{
+		"raw-allocs":        rawAllocs,
+		"tabguard-allocs":   guardAllocs,
+		"allocs-above-raw":  guardAllocs - rawAllocs,
 		"raw-p50-ms":        benchutil.Ms(rawS.Quantile(0.5)),
 		"raw-p99-ms":        benchutil.Ms(rawS.Quantile(0.99)),
 		"tabguard-p50-ms":   benchutil.Ms(guardS.Quantile(0.5)),
@@ -121,8 +133,8 @@ func BenchmarkHealthyEval(b *testing.B) {
 		"aa-p50-ratio":      benchutil.Ratio(oddS.Quantile(0.5), evenS.Quantile(0.5)),
 		"aa-p99-ratio":      benchutil.Ratio(oddS.Quantile(0.99), evenS.Quantile(0.99)),
 		"calls-each":        float64(len(rawS)),
-		"raw-requests":      float64(rawReqs) / float64(len(rawS)),
-		"tabguard-requests": float64(guardReqs) / float64(len(guardS)),
+		"raw-requests":      rawPerCall,
+		"tabguard-requests": guardPerCall,
 	})
 }
 
@@ -130,8 +142,11 @@ func BenchmarkHealthyEval(b *testing.B) {
 // renderer crashed, one whose load failed. A refusal sends nothing to the
 // renderer; before it answers, it makes sure no recovery is still on its way
 // through rod's event fan-out (one browser-side round trip, see sync.go).
-// The baseline, timed alternately with each refusal, is the cheapest
-// browser-side round trip there is: Target.getTargetInfo of the tab.
+// On a browser from Connect, whose transport hands every message to the
+// watchers before rod reads on, it needs no round trip at all
+// (transport=Connect). The baseline, timed alternately with each refusal,
+// is the cheapest browser-side round trip there is: Target.getTargetInfo
+// of the tab.
 func BenchmarkRefusal(b *testing.B) {
 	br := benchBrowser(b)
 	srv := serve(b)
@@ -149,6 +164,28 @@ func BenchmarkRefusal(b *testing.B) {
 		eventually(b, "the load error", blockedBy(b, w, tabguard.ErrNoDocument))
 		benchRefusals(b, page, w, tabguard.ErrNoDocument)
 	})
+	b.Run("tab=crashed,transport=Connect", func(b *testing.B) {
+		page := connectedPage(b, br, srv.URL)
+		w := watch(b, page, nil)
+		crash(b, page)
+		eventually(b, "the crash", blockedBy(b, w, tabguard.ErrTabCrashed))
+		benchRefusals(b, page, w, tabguard.ErrTabCrashed)
+	})
+}
+
+// connectedPage opens a tab at url on br through a second connection,
+// made with Connect, and waits for it to load.
+func connectedPage(b *testing.B, br *testbrowser.Browser, url string) *rod.Page {
+	b.Helper()
+	wsURL, err := wsmeter.ActivePortURL(br.Launcher.Get(flags.UserDataDir))
+	require.NoError(b, err)
+	cb, err := tabguard.Connect(testbrowser.Context(b, 10*time.Second), wsURL)
+	require.NoError(b, err)
+	// rod closes a connection only with its browser: run last on br.
+	b.Cleanup(func() { _ = cb.Close() })
+	page := testbrowser.NewPage(b, &testbrowser.Browser{Browser: cb})
+	benchLoad(b, page, url)
+	return page
 }
 
 func benchRefusals(b *testing.B, page *rod.Page, w *tabguard.Watcher, want error) {

@@ -40,12 +40,11 @@ func benchTab(b *testing.B) (context.Context, *chromedpguard.Watcher) {
 
 // BenchmarkChromedpEval compares Watcher.Eval with plain chromedp.Evaluate
 // on the same loaded tab. The plain call is written as a chromedp program
-// writes it, chromedp.Run of chromedp.Evaluate[int], and sends the
-// expression Watcher.Eval sends for its function. Watcher.Eval also awaits
-// a returned promise, which Chrome charges for even when the result is no
-// promise, so a third call, chromedp.Evaluate with EvalAwaitPromise, sends
-// exactly Watcher.Eval's request: it splits the overhead into Chrome's
-// share and the guard's. Each iteration makes one call of each, in an order
+// writes it, chromedp.Run of chromedp.Evaluate[int], with the expression
+// that calls the function. Watcher.Eval asks Chrome to await nothing, and
+// awaits a promise result with a second call; a third call, chromedp.Evaluate
+// with EvalAwaitPromise, shows what awaiting every result in Chrome would
+// cost. Then the allocations of allocCalls calls of each are counted. Each iteration makes one call of each, in an order
 // that goes through all six over six iterations, so whatever slows the
 // machine slows all three. The A/A figure splits the plain calls into odd
 // and even blocks of aaBlock iterations: how far apart two halves of the
@@ -106,18 +105,24 @@ func BenchmarkChromedpEval(b *testing.B) {
 		i++
 	}
 	p50 := func(k int) time.Duration { return s[k].Quantile(0.5) }
+	const allocCalls = 1000 // counted after the timed calls
+	plainAllocs := benchutil.Allocs(allocCalls, func() { calls[plain]() })
+	guardAllocs := benchutil.Allocs(allocCalls, func() { calls[guard]() })
 	report(b, map[string]float64{
-		"plain-p50-ms":   benchutil.Ms(p50(plain)),
-		"plain-p99-ms":   benchutil.Ms(s[plain].Quantile(0.99)),
-		"guarded-p50-ms": benchutil.Ms(p50(guard)),
-		"guarded-p99-ms": benchutil.Ms(s[guard].Quantile(0.99)),
-		"awaited-p50-ms": benchutil.Ms(p50(awaited)),
-		"p50-ratio":      benchutil.Ratio(p50(guard), p50(plain)),
-		"p99-ratio":      benchutil.Ratio(s[guard].Quantile(0.99), s[plain].Quantile(0.99)),
-		"await-ratio":    benchutil.Ratio(p50(awaited), p50(plain)),
-		"guard-ratio":    benchutil.Ratio(p50(guard), p50(awaited)),
-		"aa-p50-ratio":   benchutil.Ratio(oddS.Quantile(0.5), evenS.Quantile(0.5)),
-		"calls-each":     float64(len(s[plain])),
+		"plain-allocs":       plainAllocs,
+		"guarded-allocs":     guardAllocs,
+		"allocs-above-plain": guardAllocs - plainAllocs,
+		"plain-p50-ms":       benchutil.Ms(p50(plain)),
+		"plain-p99-ms":       benchutil.Ms(s[plain].Quantile(0.99)),
+		"guarded-p50-ms":     benchutil.Ms(p50(guard)),
+		"guarded-p99-ms":     benchutil.Ms(s[guard].Quantile(0.99)),
+		"awaited-p50-ms":     benchutil.Ms(p50(awaited)),
+		"p50-ratio":          benchutil.Ratio(p50(guard), p50(plain)),
+		"p99-ratio":          benchutil.Ratio(s[guard].Quantile(0.99), s[plain].Quantile(0.99)),
+		"await-ratio":        benchutil.Ratio(p50(awaited), p50(plain)),
+		"guard-ratio":        benchutil.Ratio(p50(guard), p50(awaited)),
+		"aa-p50-ratio":       benchutil.Ratio(oddS.Quantile(0.5), evenS.Quantile(0.5)),
+		"calls-each":         float64(len(s[plain])),
 	})
 }
 

@@ -3,6 +3,7 @@ package benchutil
 
 import (
 	"math"
+	"runtime"
 	"slices"
 	"time"
 )
@@ -34,6 +35,18 @@ func Ratio(a, b time.Duration) float64 {
 		return math.Inf(1)
 	}
 	return float64(a) / float64(b)
+}
+
+// Allocs runs f n times and returns the heap allocations a run made, as
+// the whole process counts them: run it on a quiet process.
+func Allocs(n int, f func()) float64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range n {
+		f()
+	}
+	runtime.ReadMemStats(&after)
+	return float64(after.Mallocs-before.Mallocs) / float64(n)
 }
 
 // Time runs f and returns how long it took.

@@ -25,6 +25,7 @@ const (
 	healthy        = "BenchmarkHealthyEval"
 	crash          = "BenchmarkCrashToAnswer"
 	refused        = "BenchmarkRefusal/tab=crashed"
+	refusedOwned   = "BenchmarkRefusal/tab=crashed,transport=Connect"
 	nodoc          = "BenchmarkRefusal/tab=no-document"
 	dom            = "BenchmarkDOM5MB"
 	truncate       = "BenchmarkTruncateDOMScaling"
@@ -33,6 +34,7 @@ const (
 	recCrashReload = "BenchmarkRecovery/path=crash+PageReload"
 	recNoDocNav    = "BenchmarkRecovery/path=no-document+Navigate"
 	recDialog      = "BenchmarkRecovery/path=alert+HandleJavaScriptDialog"
+	recOwned       = "BenchmarkRecovery/path=crash+PageReload,transport=Connect"
 	scale          = "BenchmarkScale"
 	transport      = "BenchmarkTransport"
 	windows        = "BenchmarkDOMWindows"
@@ -72,7 +74,8 @@ var sections = []section{{
 	how: "`Watcher.Eval(ctx, \"() => 1\")` against rod's `page.Eval` on the same loaded tab, one call of each " +
 		"per iteration in alternating order. The A/A row splits the rod calls into odd and even blocks of 50 " +
 		"iterations: two halves of the same thing, so their p99 ratio is the noise floor of a p99 ratio. " +
-		"The tab is reached through a connection that counts the CDP requests each call sends.",
+		"The tab is reached through a connection that counts the CDP requests each call sends. After the " +
+		"timed calls, the heap allocations of 1,000 calls of each are counted (the whole process's).",
 	rows: []row{
 		{"calls of each", healthy, "calls-each", "%.0f"},
 		{"rod page.Eval median", healthy, "raw-p50-ms", "%.3f ms"},
@@ -85,10 +88,14 @@ var sections = []section{{
 		{"A/A p99 ratio (rod odd / even blocks)", healthy, "aa-p99-ratio", "%.3f"},
 		{"CDP requests a call, rod page.Eval", healthy, "raw-requests", "%.3f"},
 		{"CDP requests a call, Watcher.Eval", healthy, "tabguard-requests", "%.3f"},
+		{"allocations a call, rod page.Eval", healthy, "raw-allocs", "%.1f"},
+		{"allocations a call, Watcher.Eval", healthy, "tabguard-allocs", "%.1f"},
+		{"allocations above page.Eval", healthy, "allocs-above-raw", "%.1f"},
 	},
 	goals: []goal{
-		{"healthy eval: median ratio Watcher.Eval / page.Eval at most 1.05", healthy, "p50-ratio", "%.3f", true, 1.05},
+		{"healthy eval: median ratio Watcher.Eval / page.Eval at most 1.03", healthy, "p50-ratio", "%.3f", true, 1.03},
 		{"healthy eval: one CDP request a call, none for the preflight", healthy, "tabguard-requests", "%.3f", true, 1},
+		{"healthy eval: at most 10 allocations above page.Eval", healthy, "allocs-above-raw", "%.1f", true, 10},
 	},
 	note: p99Note,
 }, {
@@ -136,8 +143,10 @@ var sections = []section{{
 	title: "Refusal latency",
 	how: "`Watcher.Eval` on a tab it must refuse: one whose renderer crashed, one whose load failed (connection " +
 		"refused). A refusal sends nothing to the renderer, but before it answers it makes sure no recovery is " +
-		"still on its way through rod's event fan-out: one browser-side marker call (see sync.go). The baseline, " +
-		"timed alternately with each refusal, is the cheapest browser-side round trip: `Target.getTargetInfo`.",
+		"still on its way through rod's event fan-out: one browser-side marker call (see sync.go). On a browser " +
+		"from `Connect`, whose transport hands each message to the watchers before rod reads on, it makes no " +
+		"call at all. The baseline, timed alternately with each refusal, is the cheapest browser-side round " +
+		"trip: `Target.getTargetInfo`.",
 	rows: []row{
 		{"crashed tab, p50", refused, "p50-us", "%.0f µs"},
 		{"crashed tab, p99", refused, "p99-us", "%.0f µs"},
@@ -150,8 +159,12 @@ var sections = []section{{
 		{"no-document tab, p99", nodoc, "p99-us", "%.0f µs"},
 		{"no-document tab: refusal / round trip, p50", nodoc, "p50/roundtrip", "%.3f"},
 		{"no-document tab: refusal / round trip, p99", nodoc, "p99/roundtrip-p99", "%.3f"},
+		{"crashed tab through Connect, p50", refusedOwned, "p50-us", "%.0f µs"},
+		{"crashed tab through Connect, p99", refusedOwned, "p99-us", "%.0f µs"},
+		{"crashed tab through Connect: refusal / round trip, p50", refusedOwned, "p50/roundtrip", "%.3f"},
 	},
 	goals: []goal{
+		{"refusal through Connect: p99 under 1 ms, no round trip", refusedOwned, "p99-us", "%.0f µs", true, 999.999},
 		{"refusal on a crashed tab: p50 at most 1.5x one browser-side round trip", refused, "p50/roundtrip", "%.3f", true, 1.5},
 		{"refusal on a no-document tab: p50 at most 1.5x one browser-side round trip", nodoc, "p50/roundtrip", "%.3f", true, 1.5},
 		{"refusal on a crashed tab: at least 1000x faster than a 5 s timeout at p99", refused, "refusal-vs-timeout", "%.0fx", false, 1000},
@@ -181,6 +194,9 @@ var sections = []section{{
 		{"alert + Page.handleJavaScriptDialog: rod page.Eval, p50", recDialog, "rod-p50-ms", "%.2f ms"},
 		{"alert + Page.handleJavaScriptDialog: ratio", recDialog, "p50-ratio", "%.3f"},
 		{"alert + Page.handleJavaScriptDialog: stale refusals", recDialog, "stale-refusals", "%.0f"},
+		{"crash + Page.reload through Connect (no marker call): Watcher.Eval, p50", recOwned, "tabguard-p50-ms", "%.1f ms"},
+		{"crash + Page.reload through Connect: ratio", recOwned, "p50-ratio", "%.3f"},
+		{"crash + Page.reload through Connect: stale refusals", recOwned, "stale-refusals", "%.0f"},
 	},
 	goals: []goal{
 		{"recovery, crash + rod Navigate: median at most 1.1x rod's", recCrashNav, "p50-ratio", "%.3f", true, 1.1},
@@ -191,6 +207,7 @@ var sections = []section{{
 		{"recovery: zero stale refusals, crash + Page.reload", recCrashReload, "stale-refusals", "%.0f", true, 0},
 		{"recovery: zero stale refusals, no document + rod Navigate", recNoDocNav, "stale-refusals", "%.0f", true, 0},
 		{"recovery: zero stale refusals, alert + Page.handleJavaScriptDialog", recDialog, "stale-refusals", "%.0f", true, 0},
+		{"recovery: zero stale refusals through Connect, where refusals make no round trip", recOwned, "stale-refusals", "%.0f", true, 0},
 	},
 }, {
 	title: "Bounded DOM on a 5 MB page",
@@ -293,11 +310,11 @@ var sections = []section{{
 }, {
 	title: "chromedp: healthy eval overhead",
 	how: "chromedpguard's `Watcher.Eval(ctx, \"() => 1\")` against plain chromedp, " +
-		"`chromedp.Run(ctx, chromedp.Evaluate[int](\"(() => 1)()\"))`, the expression Watcher.Eval sends, " +
-		"on the same loaded tab. Watcher.Eval also awaits a returned promise, so a third call, " +
-		"chromedp.Evaluate with `EvalAwaitPromise`, sends exactly its request: plain / awaited is Chrome's " +
-		"share of the overhead, Watcher / awaited the guard's. One call of each per iteration, in an order " +
-		"that goes through all six. The A/A row splits the plain calls into odd and even blocks of 60 iterations.",
+		"`chromedp.Run(ctx, chromedp.Evaluate[int](\"(() => 1)()\"))`, on the same loaded tab. Watcher.Eval asks " +
+		"Chrome to await nothing and awaits a promise result with a second call; a third call, chromedp.Evaluate " +
+		"with `EvalAwaitPromise`, shows what awaiting every result in Chrome costs. One call of each per " +
+		"iteration, in an order that goes through all six. The A/A row splits the plain calls into odd and even " +
+		"blocks of 60 iterations. After the timed calls, the heap allocations of 1,000 calls of each are counted.",
 	rows: []row{
 		{"calls of each", chromedpEval, "calls-each", "%.0f"},
 		{"chromedp.Evaluate median", chromedpEval, "plain-p50-ms", "%.3f ms"},
@@ -307,12 +324,15 @@ var sections = []section{{
 		{"Watcher.Eval p99", chromedpEval, "guarded-p99-ms", "%.3f ms"},
 		{"p99 ratio (Watcher / chromedp)", chromedpEval, "p99-ratio", "%.3f"},
 		{"chromedp.Evaluate with EvalAwaitPromise median", chromedpEval, "awaited-p50-ms", "%.3f ms"},
-		{"Chrome's share: median ratio (awaited / chromedp)", chromedpEval, "await-ratio", "%.3f"},
-		{"the guard's share: median ratio (Watcher / awaited)", chromedpEval, "guard-ratio", "%.3f"},
+		{"what Chrome's await costs: median ratio (awaited / chromedp)", chromedpEval, "await-ratio", "%.3f"},
 		{"A/A median ratio (chromedp odd / even blocks)", chromedpEval, "aa-p50-ratio", "%.3f"},
+		{"allocations a call, chromedp.Evaluate", chromedpEval, "plain-allocs", "%.1f"},
+		{"allocations a call, Watcher.Eval", chromedpEval, "guarded-allocs", "%.1f"},
+		{"allocations above chromedp.Evaluate", chromedpEval, "allocs-above-plain", "%.1f"},
 	},
 	goals: []goal{
-		{"chromedp eval: median ratio Watcher.Eval / chromedp.Evaluate at most 1.05", chromedpEval, "p50-ratio", "%.3f", true, 1.05},
+		{"chromedp eval: median ratio Watcher.Eval / chromedp.Evaluate at most 1.03", chromedpEval, "p50-ratio", "%.3f", true, 1.03},
+		{"chromedp eval: at most 10 allocations above chromedp.Evaluate", chromedpEval, "allocs-above-plain", "%.1f", true, 10},
 	},
 }, {
 	title: "chromedp: binary size",
