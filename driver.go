@@ -101,28 +101,12 @@ func exception(details json.RawMessage) error {
 	return &rod.EvalError{RuntimeExceptionDetails: &d}
 }
 
-// timeoutAdvice names the call that ends a cause, if any.
-func timeoutAdvice(cause TimeoutCause) string {
-	switch cause {
-	case TimeoutHidden:
-		return "Page.bringToFront (proto.PageBringToFront) shows it"
-	case TimeoutFrozen:
-		return "resume it with Page.setWebLifecycleState active (proto.PageSetWebLifecycleState)"
-	case TimeoutBusyScript:
-		return "set Options.TerminateOnTimeout or call Runtime.terminateExecution to stop it"
-	case TimeoutHung:
-		return "Watcher.HandleDialog closes a dialog; otherwise close the tab with Watcher.CloseTab and open a new one"
-	case TimeoutSilent:
-		return "set Options.Heartbeat to notice a silent connection and fail at once"
-	}
-	return ""
-}
-
 // config is the engine's configuration of o; sink takes the changes.
 func (o *Options) config(sink engine.Sink) engine.Config {
 	return engine.Config{
 		EvalTimeout: o.EvalTimeout, Logger: o.Logger, TerminateOnTimeout: o.TerminateOnTimeout,
 		Dialogs: o.Dialogs, Notice: o.DOMNotice, Heartbeat: o.Heartbeat, URLs: o.URLs,
-		Advice: timeoutAdvice, Exception: exception, Sink: sink,
+		Exception: exception, Sink: sink,
+		Calls: engine.Calls{BringToFront: "proto.PageBringToFront", SetWebLifecycleState: "proto.PageSetWebLifecycleState"},
 	}
 }

@@ -59,14 +59,7 @@ type TabChange struct {
 // Tabs lists every page target of the browser, tabs and popups alike, in the
 // order the BrowserWatcher first saw them, with no CDP call: what the
 // events said. A closed tab is dropped from the list as Chrome reports it.
-func (bw *BrowserWatcher) Tabs() []TabInfo {
-	infos := bw.eng.Tabs()
-	out := make([]TabInfo, len(infos))
-	for i, info := range infos {
-		out[i] = tabInfo(info)
-	}
-	return out
-}
+func (bw *BrowserWatcher) Tabs() []TabInfo { return engine.Convert(bw.eng.Tabs(), tabInfo) }
 
 // Changes returns the channel on which bw reports each new tab, crash and
 // closed tab, in order. It never holds up the event stream: it holds up to

@@ -80,23 +80,6 @@ func exception(details json.RawMessage) error {
 	return &chromedp.ExceptionError{ExceptionDetails: &d}
 }
 
-// timeoutAdvice names the chromedp call that ends a cause, if any.
-func timeoutAdvice(cause TimeoutCause) string {
-	switch cause {
-	case TimeoutHidden:
-		return "Page.bringToFront (page.BringToFront) shows it"
-	case TimeoutFrozen:
-		return "resume it with Page.setWebLifecycleState active (page.SetWebLifecycleState)"
-	case TimeoutBusyScript:
-		return "set Options.TerminateOnTimeout or call Runtime.terminateExecution (runtime.TerminateExecution) to stop it"
-	case TimeoutHung:
-		return "Watcher.HandleDialog closes a dialog; otherwise close the tab with Watcher.CloseTab and open a new one"
-	case TimeoutSilent:
-		return "set Options.Heartbeat to notice a silent connection and fail at once"
-	}
-	return ""
-}
-
 // config is the engine's configuration of o; sink takes the changes.
 // chromedp asks for the browser-wide target events only for the first
 // tab of a browser it starts, so the engine asks again.
@@ -104,6 +87,8 @@ func (o *Options) config(sink engine.Sink) engine.Config {
 	return engine.Config{
 		EvalTimeout: o.EvalTimeout, Logger: o.Logger, TerminateOnTimeout: o.TerminateOnTimeout,
 		Dialogs: o.Dialogs, Notice: o.DOMNotice, Heartbeat: o.Heartbeat, URLs: o.URLs,
-		Advice: timeoutAdvice, Exception: exception, Sink: sink, DiscoverTargets: true,
+		Exception: exception, Sink: sink, DiscoverTargets: true,
+		Calls: engine.Calls{BringToFront: "page.BringToFront", SetWebLifecycleState: "page.SetWebLifecycleState",
+			TerminateExecution: "runtime.TerminateExecution"},
 	}
 }

@@ -28,8 +28,8 @@ type Config struct {
 	// URLs is the policy Navigate and Open check a URL against; nil checks nothing.
 	URLs *tabstate.URLPolicy
 
-	// Advice names the backend's call that ends a timeout's cause.
-	Advice func(tabstate.TimeoutCause) string
+	// Calls names the backend's own calls in advice.
+	Calls Calls
 	// Exception is the backend's error for a JavaScript exception in a
 	// script the engine runs (a DOM read), from Chrome's exceptionDetails;
 	// nil gives a plain error with its text.
@@ -50,10 +50,34 @@ func (c *Config) timeout() time.Duration {
 	return c.EvalTimeout
 }
 
-// advice is c.Advice, or none.
+// Calls are a backend's names of the CDP calls a timeout's advice names,
+// such as "proto.PageBringToFront", or empty for the CDP method alone.
+type Calls struct {
+	BringToFront, SetWebLifecycleState, TerminateExecution string
+}
+
+// advice names the call that ends a timeout's cause, if any: the CDP
+// method, with the backend's own name for it when it has one.
 func (c *Config) advice(cause tabstate.TimeoutCause) string {
-	if c.Advice == nil {
+	switch cause {
+	case tabstate.TimeoutHidden:
+		return "Page.bringToFront" + named(c.Calls.BringToFront) + " shows it"
+	case tabstate.TimeoutFrozen:
+		return "resume it with Page.setWebLifecycleState active" + named(c.Calls.SetWebLifecycleState)
+	case tabstate.TimeoutBusyScript:
+		return "set Options.TerminateOnTimeout or call Runtime.terminateExecution" + named(c.Calls.TerminateExecution) + " to stop it"
+	case tabstate.TimeoutHung:
+		return "Watcher.HandleDialog closes a dialog; otherwise close the tab with Watcher.CloseTab and open a new one"
+	case tabstate.TimeoutSilent:
+		return "set Options.Heartbeat to notice a silent connection and fail at once"
+	}
+	return ""
+}
+
+// named is a backend's name of a call, in parentheses after the method.
+func named(call string) string {
+	if call == "" {
 		return ""
 	}
-	return c.Advice(cause)
+	return " (" + call + ")"
 }

@@ -255,6 +255,15 @@ func (b *Browser) Tabs() []TabInfo {
 	return infos
 }
 
+// Convert converts the engine's values to a backend's types.
+func Convert[From, To any](from []From, convert func(From) To) []To {
+	to := make([]To, len(from))
+	for i, f := range from {
+		to[i] = convert(f)
+	}
+	return to
+}
+
 // snapshot is a page target as it was under b.mu.
 type snapshot struct {
 	t                      *target
