@@ -2,6 +2,7 @@ package tabguard
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -86,6 +87,9 @@ type Watcher struct {
 // it), so evals then time out as on a busy page; under DialogAccept or
 // DialogDismiss, Watch handles it.
 //
+// The watcher lives until Close or the tab's end, whatever deadline the
+// page carries: Watch(page.Timeout(d)) and Watch(page) are the same.
+//
 // A nil page gives [ErrInvalidArgument]; a closed tab, or a browser that went
 // away, gives a [*BlockedError] with [ErrTabClosed] or [ErrBrowserGone].
 func Watch(page *rod.Page, opts *Options) (*Watcher, error) {
@@ -108,7 +112,7 @@ func checkPage(page *rod.Page) error {
 	if page == nil || page.GetContext() == nil || page.Browser() == nil {
 		return fmt.Errorf("%w: nil or unconnected page: pass a page from a connected rod.Browser", ErrInvalidArgument)
 	}
-	if page.GetContext().Err() != nil {
+	if errors.Is(page.GetContext().Err(), context.Canceled) { // rod ends a page's session so
 		return &BlockedError{Reason: ErrTabClosed}
 	}
 	return nil
@@ -123,7 +127,9 @@ func (bw *BrowserWatcher) watch(page *rod.Page, owned bool) (*Watcher, error) {
 		Session:   session{browser: page.Browser(), id: string(page.SessionID)},
 		TargetID:  string(page.TargetID),
 		SessionID: string(page.SessionID),
-		Life:      page.GetContext(),
+		// The watcher lives until Close, not until a deadline the program
+		// gave the page (page.Timeout): the tab's end comes as an event.
+		Life: context.WithoutCancel(page.GetContext()),
 	})
 	if err != nil {
 		return nil, err

@@ -27,6 +27,13 @@ const (
 	// Cancel would: confirm returns false, prompt null, and beforeunload
 	// keeps the page. An eval that opens a dialog goes on.
 	DialogDismiss = tabstate.DialogDismiss
+	// DialogWait is for a program that handles dialogs itself, in an
+	// event handler of its own (rod's EachEvent on
+	// proto.PageJavascriptDialogOpening, say): a call in flight, and one
+	// made while a dialog is open, waits within its deadline for the
+	// dialog to close. A dialog still open after a second
+	// (tabstate.DialogGrace) is refused as under DialogRefuse.
+	DialogWait = tabstate.DialogWait
 )
 
 // HandleDialog accepts or dismisses the tab's JavaScript dialog, typing

@@ -6,6 +6,12 @@ import "github.com/tabguard/tabguard/internal/engine"
 // when no cap is given.
 const DefaultMaxDOMBytes = engine.DefaultMaxDOMBytes
 
+// UncappedDOM, passed as [Watcher.DOM]'s maxBytes, reads the whole page,
+// however large: a choice for programs that store pages (an archiver, a
+// screenshot tool), not for agents, whose context a page of megabytes
+// floods. The whole HTML then crosses the CDP socket in one message.
+const UncappedDOM = engine.UncappedDOM
+
 // A Notice words the line that follows a cut text: shown of size bytes are
 // shown, cut at maxBytes (a cut on a rune boundary may show fewer bytes
 // than the cap). A program whose users set the cap under another name (an

@@ -10,6 +10,12 @@ import (
 // is given: 100 KiB, as in the rod backend.
 const DefaultMaxDOMBytes = engine.DefaultMaxDOMBytes
 
+// UncappedDOM, passed as [Watcher.DOM]'s maxBytes, reads the whole page,
+// however large: a choice for programs that store pages (an archiver, a
+// screenshot tool), not for agents, whose context a page of megabytes
+// floods. The whole HTML then crosses the CDP socket in one message.
+const UncappedDOM = engine.UncappedDOM
+
 // Notice words the line appended to a cut page: shown bytes of size, cut
 // at maxBytes.
 type Notice func(shown, size, maxBytes int) string

@@ -103,4 +103,10 @@ const (
 	// DialogDismiss dismisses each dialog as it opens; an eval that opened
 	// it goes on.
 	DialogDismiss = tabstate.DialogDismiss
+	// DialogWait is for a program that handles dialogs itself, in a
+	// chromedp.ListenTarget or Listen func of its own: a call in flight,
+	// and one made while a dialog is open, waits within its deadline for
+	// the dialog to close. A dialog still open after a second
+	// (tabstate.DialogGrace) is refused as under DialogRefuse.
+	DialogWait = tabstate.DialogWait
 )

@@ -1,6 +1,9 @@
 package tabstate
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // DialogPolicy says what a watcher does with a JavaScript dialog.
 type DialogPolicy int
@@ -17,7 +20,18 @@ const (
 	// Cancel would: confirm returns false, prompt null, and beforeunload
 	// keeps the page. An eval that opens a dialog goes on.
 	DialogDismiss
+	// DialogWait is for a program that handles dialogs itself, in an event
+	// handler of its own: a call in flight, and one made while a dialog is
+	// open, waits within its deadline for the dialog to close. A dialog
+	// still open after a grace (DialogGrace) is refused as under
+	// DialogRefuse.
+	DialogWait
 )
+
+// DialogGrace is how long a dialog may stay open under DialogWait before
+// calls are refused: a program's own handler answers a dialog in
+// milliseconds.
+const DialogGrace = time.Second
 
 // String names the policy, as in "DialogAccept".
 func (p DialogPolicy) String() string {
@@ -28,6 +42,8 @@ func (p DialogPolicy) String() string {
 		return "DialogAccept"
 	case DialogDismiss:
 		return "DialogDismiss"
+	case DialogWait:
+		return "DialogWait"
 	}
 	return fmt.Sprintf("DialogPolicy(%d)", int(p))
 }

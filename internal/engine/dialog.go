@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"time"
 
 	"github.com/tabguard/tabguard/tabstate"
 )
@@ -18,6 +19,7 @@ func (t *Tab) HandleDialog(ctx context.Context, accept bool, promptText string) 
 	err := t.change(ctx, "handle dialog", allowAnyLive, func(ctx context.Context) error {
 		t.mu.Lock()
 		n = t.tab.Dialogs()
+		t.ownDialog = n
 		t.mu.Unlock()
 		return t.s.Call(ctx, "Page.handleJavaScriptDialog", handleDialogParams{Accept: accept, PromptText: promptText}, nil)
 	})
@@ -38,6 +40,63 @@ func (t *Tab) HandleDialog(ctx context.Context, accept bool, promptText string) 
 	return nil
 }
 
+// dialogOpened acts on dialog number n under the dialog policy: accepted
+// or dismissed at once, or, under DialogWait, refused if still open after
+// DialogGrace. t.mu must be held and t not closed.
+func (t *Tab) dialogOpened(d tabstate.DialogOpening, n uint64) {
+	switch t.b.cfg.Dialogs {
+	case tabstate.DialogAccept, tabstate.DialogDismiss:
+		t.handleLater(d, n)
+	case tabstate.DialogWait:
+		t.wg.Add(1)
+		go func() {
+			defer t.wg.Done()
+			timer := time.NewTimer(tabstate.DialogGrace)
+			defer timer.Stop()
+			select {
+			case <-timer.C:
+				t.stuck(n, nil)
+			case <-t.life.Done():
+			}
+		}()
+	}
+}
+
+// stuck refuses dialog number n, as under DialogRefuse, if it is still
+// open: the policy could not close it (err), or it outlived DialogGrace.
+func (t *Tab) stuck(n uint64, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed || t.tab.Dialogs() != n || !t.tab.State().DialogOpen {
+		return
+	}
+	t.stuckDialog = n
+	if err := t.refusal(); err != nil {
+		t.failInflight(err)
+	}
+	t.broadcast()
+	if err == nil {
+		t.logf("tabguard: a JavaScript dialog is still open after "+tabstate.DialogGrace.String()+": refused as under DialogRefuse",
+			t.refusal())
+		return
+	}
+	t.logf("tabguard: handling a JavaScript dialog failed", err)
+}
+
+// dialogClosed notes, under DialogRefuse, a dialog that another client
+// closed at once: a program that handles dialogs itself, whose calls the
+// dialog cut short meanwhile. t.mu must be held.
+func (t *Tab) dialogClosed(before tabstate.State) {
+	log := t.b.cfg.Logger
+	if log == nil || !before.DialogOpen || t.b.cfg.Dialogs != tabstate.DialogRefuse ||
+		t.ownDialog == t.tab.Dialogs() || time.Since(t.dialogAt) >= tabstate.DialogGrace {
+		return
+	}
+	log.Warn("tabguard: a JavaScript dialog was closed by another client "+time.Since(t.dialogAt).Round(time.Millisecond).String()+
+		" after it opened: if the program handles dialogs itself, set Options.Dialogs to DialogWait; to have them handled, DialogAccept or DialogDismiss",
+		"target", t.id)
+}
+
 // handleLater handles dialog number n under the dialog policy, off the
 // event intake, which must not send a command. t.mu must be held and t not
 // closed.
@@ -48,24 +107,15 @@ func (t *Tab) handleLater(d tabstate.DialogOpening, n uint64) {
 		ctx, cancel := context.WithTimeout(t.life, t.timeout)
 		defer cancel()
 		err := t.policyHandle(ctx, d.DefaultPrompt)
+		if err != nil && !t.protocolError(err, noDialog) {
+			t.stuck(n, err) // the policy could not close it
+			return
+		}
 		t.mu.Lock()
-		defer t.mu.Unlock()
-		switch {
-		case err == nil || t.protocolError(err, noDialog):
-			if t.tab.DialogHandled(n) != 0 {
-				t.broadcast()
-			}
-			return
-		case t.closed:
-			return
+		if t.tab.DialogHandled(n) != 0 {
+			t.broadcast()
 		}
-		// The policy could not close it: refuse as under DialogRefuse.
-		t.stuckDialog = n
-		if err := t.refusal(); err != nil {
-			t.failInflight(err)
-		}
-		t.broadcast()
-		t.logf("tabguard: handling a JavaScript dialog failed", err)
+		t.mu.Unlock()
 	}()
 	if log := t.b.cfg.Logger; log != nil {
 		log.Info("tabguard: JavaScript dialog handled by policy", "target", t.id,

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +18,11 @@ import (
 const (
 	// DefaultMaxDOMBytes caps a DOM read when no cap is given.
 	DefaultMaxDOMBytes = 100 * 1024
+	// UncappedDOM, as DOM's maxBytes, reads the whole page.
+	UncappedDOM = math.MaxInt
+	// maxWindowBytes caps a ReadDOM window: the page builds it in one
+	// buffer.
+	maxWindowBytes = 64 << 20
 	// SnapshotTTL is how long a page keeps a DOM snapshot that nobody reads.
 	SnapshotTTL = time.Minute
 	// maxSnapshots is how many snapshots a page keeps at once; a new one
@@ -138,6 +144,9 @@ func (o DOMOptions) check() error {
 	switch {
 	case o.MaxBytes < 0 || o.MaxBytes > 0 && o.MaxBytes < utf8.UTFMax:
 		return fmt.Errorf("%w: MaxBytes %d: pass 0 for the default or at least %d", tabstate.ErrInvalidArgument, o.MaxBytes, utf8.UTFMax)
+	case o.MaxBytes > maxWindowBytes:
+		return fmt.Errorf("%w: MaxBytes %d: a window holds at most %d bytes: read on from NextOffset, or use DOM for the whole page",
+			tabstate.ErrInvalidArgument, o.MaxBytes, maxWindowBytes)
 	case o.Offset < 0:
 		return fmt.Errorf("%w: Offset %d: pass 0 or a NextOffset", tabstate.ErrInvalidArgument, o.Offset)
 	case o.Offset > 0 && o.Snapshot == "":

@@ -35,7 +35,7 @@ const errorPagePrefix = "chrome-error://"
 func (t *Tab) start() error {
 	pctx, cancel := context.WithTimeout(t.life, probeTimeout)
 	defer cancel()
-	if t.b.cfg.Dialogs != tabstate.DialogRefuse {
+	if p := t.b.cfg.Dialogs; p == tabstate.DialogAccept || p == tabstate.DialogDismiss {
 		t.clearDialog(pctx) // before anything asks the renderer, which an open dialog holds
 	}
 	rctx, rcancel := context.WithTimeout(t.life, probeTimeout)

@@ -34,6 +34,11 @@ type Tab struct {
 	// stuckDialog numbers a dialog that the dialog policy failed to
 	// handle, which is then refused as under DialogRefuse.
 	stuckDialog uint64
+	// dialogAt is when the last dialog opened, and ownDialog the number
+	// of the dialog HandleDialog handled last: to tell a dialog another
+	// client closed at once.
+	dialogAt  time.Time
+	ownDialog uint64
 }
 
 // Watch starts following the tab h and learns its state as it is now (see
@@ -153,8 +158,12 @@ func (t *Tab) Apply(ev tabstate.Event) {
 			t.failInflight(err)
 		}
 	}
-	if d, ok := ev.(tabstate.DialogOpening); ok && t.b.cfg.Dialogs != tabstate.DialogRefuse {
-		t.handleLater(d, t.tab.Dialogs())
+	switch e := ev.(type) {
+	case tabstate.DialogOpening:
+		t.dialogAt = time.Now()
+		t.dialogOpened(e, t.tab.Dialogs())
+	case tabstate.DialogClosed:
+		t.dialogClosed(before)
 	}
 	t.broadcast()
 	after := t.tab.State()
