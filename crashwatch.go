@@ -54,6 +54,12 @@ type Options struct {
 	// URLs, when set, is the policy Navigate and BrowserWatcher.Open check
 	// a URL against before loading it; nil checks nothing.
 	URLs *URLPolicy
+	// Advice, when set, words the remedy every error names in the
+	// program's own terms, for errors shown to people or agents who call
+	// something else than this package: an MCP server's tools, an HTTP
+	// service's endpoints. nil keeps the default, which names this
+	// package's calls.
+	Advice *Advice
 }
 
 // Watcher follows one tab through its CDP events and evaluates on it with a

@@ -9,3 +9,9 @@ var ErrURLBlocked = tabstate.ErrURLBlocked
 // may load; see [tabstate.URLPolicy]. The zero value allows http and https
 // URLs, and about:blank, and nothing else.
 type URLPolicy = tabstate.URLPolicy
+
+// Advice words the remedies a watcher's errors name, in a program's own
+// terms (Options.Advice); see [tabstate.Advice]. For an MCP server:
+//
+//	&tabguard.Advice{Refused: map[error]string{tabguard.ErrTabCrashed: "call reload_tab"}}
+type Advice = tabstate.Advice

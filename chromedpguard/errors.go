@@ -89,6 +89,12 @@ type ConnectionError = cdpws.ConnectionError
 // [tabstate.URLPolicy].
 type URLPolicy = tabstate.URLPolicy
 
+// Advice words the remedies a watcher's errors name, in a program's own
+// terms (Options.Advice); see [tabstate.Advice]. For an MCP server:
+//
+//	&chromedpguard.Advice{Refused: map[error]string{chromedpguard.ErrTabCrashed: "call reload_tab"}}
+type Advice = tabstate.Advice
+
 // DialogPolicy says what a [Watcher] does with a JavaScript dialog.
 type DialogPolicy = tabstate.DialogPolicy
 

@@ -48,6 +48,9 @@ type BlockedError struct {
 	// ("net::ERR_CONNECTION_REFUSED"), the dialog (alert "hello") or the
 	// pause reason ("other"); it may be empty.
 	Detail string
+	// Remedy, when set, is the advice in the program's own terms
+	// ([Advice]), which Error and Advice give in place of the default.
+	Remedy string
 }
 
 // Error reads like "tab renderer crashed (reason: oom): reload the tab
@@ -104,9 +107,13 @@ func (e *BlockedError) Problem() string {
 	return b.String()
 }
 
-// Advice says what fixes the problem, naming the watcher's own calls, such
-// as "reload the tab (Watcher.Reload)"; it is empty for an unknown Reason.
+// Advice says what fixes the problem: the Remedy when set, or by default
+// the watcher's own calls, such as "reload the tab (Watcher.Reload)"; it is
+// empty for an unknown Reason.
 func (e *BlockedError) Advice() string {
+	if e.Remedy != "" {
+		return e.Remedy
+	}
 	switch e.Reason {
 	case ErrTabCrashed:
 		return "reload the tab (Watcher.Reload)"

@@ -10,24 +10,39 @@ import (
 // errUnknownTab is the tool error for a tab ID the server does not know.
 var errUnknownTab = errors.New("unknown tab")
 
-// toolError words err for a model: what is wrong, short, and the tool that
-// fixes it. The library's own advice names its Go calls, which a model
-// does not have.
+// toolAdvice words the remedy of every error in this server's tool names,
+// for a model: the library's own advice names its Go calls, which a model
+// does not have. The server stops runaway scripts itself
+// (TerminateOnTimeout), so a busy script needs nothing but a retry.
+func toolAdvice() *tabguard.Advice {
+	return &tabguard.Advice{
+		Refused: map[error]string{
+			tabguard.ErrTabCrashed:   "call reload_tab",
+			tabguard.ErrNoDocument:   "call navigate, or reload_tab to try the same URL",
+			tabguard.ErrDialogOpen:   "call handle_dialog",
+			tabguard.ErrTabClosed:    "call open_tab",
+			tabguard.ErrTabDiscarded: "call open_tab",
+			tabguard.ErrBrowserGone:  "the server has lost its browser: restart it",
+			tabguard.ErrPaused:       "a debugger paused the page: resume it there",
+			tabguard.ErrNavigated:    "retry the call",
+			tabguard.ErrTerminated:   "retry the call",
+		},
+		TimedOut: map[tabguard.TimeoutCause]string{
+			tabguard.TimeoutHung:       "call handle_dialog if a dialog is open; otherwise call close_tab and open_tab",
+			tabguard.TimeoutSilent:     "the server's browser does not answer: restart the server",
+			tabguard.TimeoutBusyScript: "retry the call",
+			tabguard.TimeoutLoading:    "retry the call",
+			tabguard.TimeoutUnknown:    "retry the call",
+			tabguard.TimeoutHidden:     "retry the call",
+			tabguard.TimeoutFrozen:     "retry the call",
+		},
+	}
+}
+
+// toolError words the errors the advice table does not cover, which are
+// about a tool's input rather than the tab.
 func toolError(err error) error {
-	var (
-		be *tabguard.BlockedError
-		te *tabguard.TimeoutError
-	)
 	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &be):
-		return errors.New(be.Problem() + ": " + advice(be.Reason))
-	case errors.As(err, &te):
-		if a := timeoutAdvice(te.Cause); a != "" {
-			return errors.New(te.Problem() + ": " + a)
-		}
-		return errors.New(te.Problem())
 	case errors.Is(err, tabguard.ErrNoDialog):
 		return errors.New("no JavaScript dialog is open: nothing to handle")
 	case errors.Is(err, tabguard.ErrSnapshotGone):
@@ -36,40 +51,4 @@ func toolError(err error) error {
 		return fmt.Errorf("%v: the server does not open it", err)
 	}
 	return err
-}
-
-// timeoutAdvice names the tool that ends what held a call past its
-// deadline, if any. The server stops runaway scripts itself
-// (TerminateOnTimeout), so a busy script needs nothing but a retry.
-func timeoutAdvice(cause tabguard.TimeoutCause) string {
-	switch cause {
-	case tabguard.TimeoutHung:
-		return "call handle_dialog if a dialog is open; otherwise call close_tab and open_tab"
-	case tabguard.TimeoutSilent:
-		return "the server's browser does not answer: restart the server"
-	case tabguard.TimeoutBusyScript, tabguard.TimeoutLoading, tabguard.TimeoutUnknown:
-		return "retry the call"
-	}
-	return ""
-}
-
-// advice names the tool that ends a refusal.
-func advice(reason error) string {
-	switch reason {
-	case tabguard.ErrTabCrashed:
-		return "call reload_tab"
-	case tabguard.ErrNoDocument:
-		return "call navigate, or reload_tab to try the same URL"
-	case tabguard.ErrDialogOpen:
-		return "call handle_dialog"
-	case tabguard.ErrTabClosed, tabguard.ErrTabDiscarded:
-		return "call open_tab"
-	case tabguard.ErrBrowserGone:
-		return "the server has lost its browser: restart it"
-	case tabguard.ErrPaused:
-		return "a debugger paused the page: resume it there"
-	case tabguard.ErrNavigated, tabguard.ErrTerminated:
-		return "retry the call"
-	}
-	return "call list_tabs"
 }

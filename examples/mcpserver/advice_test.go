@@ -10,34 +10,51 @@ import (
 	"github.com/tabguard/tabguard"
 )
 
+// TestToolAdvice holds that every refusal and every timeout names a tool
+// of this server, never a Go call: a model has tools.
+func TestToolAdvice(t *testing.T) {
+	advice := toolAdvice()
+	reasons := []error{tabguard.ErrTabCrashed, tabguard.ErrNoDocument, tabguard.ErrDialogOpen, tabguard.ErrTabClosed,
+		tabguard.ErrTabDiscarded, tabguard.ErrBrowserGone, tabguard.ErrPaused, tabguard.ErrNavigated, tabguard.ErrTerminated}
+	for _, reason := range reasons {
+		be := advice.Refusal(&tabguard.BlockedError{Reason: reason, Detail: "x"})
+		assert.NotEmpty(t, be.Remedy, "%v has no remedy", reason)
+		assert.NotContains(t, be.Error(), "Watcher.", "a model has tools, not Go calls")
+		assert.NotContains(t, be.Error(), "Options.")
+	}
+	causes := []tabguard.TimeoutCause{tabguard.TimeoutUnknown, tabguard.TimeoutLoading, tabguard.TimeoutUnsettled,
+		tabguard.TimeoutHidden, tabguard.TimeoutFrozen, tabguard.TimeoutBusyScript, tabguard.TimeoutHung, tabguard.TimeoutSilent}
+	for _, cause := range causes {
+		remedy, ok := advice.Timeout(cause)
+		if cause == tabguard.TimeoutUnsettled { // the page is healthy: the default says nothing
+			assert.False(t, ok)
+			continue
+		}
+		assert.True(t, ok, "%v has no remedy", cause)
+		te := &tabguard.TimeoutError{Limit: time.Second, Cause: cause, Doing: "page http://x/", Advice: remedy}
+		assert.NotContains(t, te.Error(), "Watcher.")
+		assert.NotContains(t, te.Error(), "proto.")
+	}
+	be := advice.Refusal(&tabguard.BlockedError{Reason: tabguard.ErrTabCrashed, Detail: "oom"})
+	assert.EqualError(t, be, "tab renderer crashed (reason: oom): call reload_tab")
+}
+
 func TestToolError(t *testing.T) {
 	tests := []struct {
 		name string
 		err  error
 		want string
 	}{
-		{"crash", &tabguard.BlockedError{Reason: tabguard.ErrTabCrashed, Detail: "oom"},
-			"tab renderer crashed (reason: oom): call reload_tab"},
-		{"dialog", fmt.Errorf("read: %w", &tabguard.BlockedError{Reason: tabguard.ErrDialogOpen, Detail: `alert "hi"`}),
-			`tab has a JavaScript dialog open: alert "hi": call handle_dialog`},
 		{"no dialog", tabguard.ErrNoDialog, "no JavaScript dialog is open: nothing to handle"},
-		{"timeout, hung renderer", &tabguard.TimeoutError{Limit: time.Second, Cause: tabguard.TimeoutHung,
-			Doing: "renderer of page http://x/ answers nothing", Advice: "close the tab with Watcher.CloseTab"},
-			"eval timed out after 1s (renderer of page http://x/ answers nothing): call handle_dialog if a dialog is open; otherwise call close_tab and open_tab"},
-		{"timeout, script stopped", &tabguard.TimeoutError{Limit: 5 * time.Second, Cause: tabguard.TimeoutBusyScript,
-			Doing: "busy running script on committed page http://x/: script terminated, the tab answers again"},
-			"eval timed out after 5s (busy running script on committed page http://x/: script terminated, the tab answers again): retry the call"},
-		{"timeout, hidden page", &tabguard.TimeoutError{Limit: time.Second, Cause: tabguard.TimeoutHidden,
-			Doing: "page http://x/ is hidden", Advice: "Page.bringToFront (proto.PageBringToFront) shows it"},
-			"eval timed out after 1s (page http://x/ is hidden)"},
+		{"snapshot gone", fmt.Errorf("%w: s1", tabguard.ErrSnapshotGone),
+			"that snapshot is gone (the page navigated, or it went unread for a minute): call get_tab_dom without snapshot and offset"},
+		{"a refusal words itself", &tabguard.BlockedError{Reason: tabguard.ErrTabCrashed, Remedy: "call reload_tab"},
+			"tab renderer crashed: call reload_tab"},
 		{"other", errors.New("decode result: bad"), "decode result: bad"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := toolError(tt.err)
-			assert.EqualError(t, got, tt.want)
-			assert.NotContains(t, got.Error(), "Watcher.", "a model has tools, not Go calls")
-			assert.NotContains(t, got.Error(), "proto.")
+			assert.EqualError(t, toolError(tt.err), tt.want)
 		})
 	}
 	assert.NoError(t, toolError(nil))

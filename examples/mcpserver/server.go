@@ -46,6 +46,7 @@ func newServer(b *rod.Browser, opts *tabguard.Options) (*mcp.Server, *browserToo
 		o = *opts
 	}
 	o.TerminateOnTimeout = true
+	o.Advice = toolAdvice() // every error names this server's tools
 	if o.URLs == nil {
 		o.URLs = &tabguard.URLPolicy{}
 	}

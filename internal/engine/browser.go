@@ -126,7 +126,7 @@ func (b *Browser) add(t *Tab) error {
 	case b.closed:
 		return fmt.Errorf("%w: the BrowserWatcher is closed", tabstate.ErrWatcherClosed)
 	case b.gone:
-		return &tabstate.BlockedError{Reason: tabstate.ErrBrowserGone, Detail: b.reason}
+		return b.cfg.Advice.Refusal(&tabstate.BlockedError{Reason: tabstate.ErrBrowserGone, Detail: b.reason})
 	case b.sessions[t.sessionID] != nil:
 		return fmt.Errorf("%w: tab %s is watched already: use the Watcher the first Watch returned", tabstate.ErrInvalidArgument, t.id)
 	}
@@ -221,7 +221,7 @@ func (b *Browser) lost() bool {
 func (b *Browser) goneError() error {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
-	return &tabstate.BlockedError{Reason: tabstate.ErrBrowserGone, Detail: b.reason}
+	return b.cfg.Advice.Refusal(&tabstate.BlockedError{Reason: tabstate.ErrBrowserGone, Detail: b.reason})
 }
 
 // mark sets *flag (b.closed) under b.mu and returns the tabs b has then.

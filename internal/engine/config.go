@@ -30,6 +30,8 @@ type Config struct {
 
 	// Calls names the backend's own calls in advice.
 	Calls Calls
+	// Advice, when set, words the remedies the program's way.
+	Advice *tabstate.Advice
 	// Exception is the backend's error for a JavaScript exception in a
 	// script the engine runs (a DOM read), from Chrome's exceptionDetails;
 	// nil gives a plain error with its text.
@@ -59,6 +61,9 @@ type Calls struct {
 // advice names the call that ends a timeout's cause, if any: the CDP
 // method, with the backend's own name for it when it has one.
 func (c *Config) advice(cause tabstate.TimeoutCause) string {
+	if r, ok := c.Advice.Timeout(cause); ok {
+		return r
+	}
 	switch cause {
 	case tabstate.TimeoutHidden:
 		return "Page.bringToFront" + named(c.Calls.BringToFront) + " shows it"

@@ -270,12 +270,13 @@ type snapshot struct {
 	id, opener, url, title string
 	state                  tabstate.State
 	tabs                   []*Tab
+	advice                 *tabstate.Advice
 }
 
 // snapshot copies target id. b.mu must be held.
 func (b *Browser) snapshot(id string) snapshot {
 	t := b.targets[id]
-	return snapshot{t: t, id: id, opener: t.opener, url: t.url, title: t.title, state: t.tab.State(), tabs: t.tabs}
+	return snapshot{t: t, id: id, opener: t.opener, url: t.url, title: t.title, state: t.tab.State(), tabs: t.tabs, advice: b.cfg.Advice}
 }
 
 // info is the snapshot as a TabInfo; a watched tab's state is its Tab's.
@@ -290,7 +291,7 @@ func (s snapshot) info() TabInfo {
 	if ti.State.URL == "" {
 		ti.State.URL = s.url
 	}
-	ti.Refusal = tabstate.Blocked(ti.State)
+	ti.Refusal = refusal(s.advice, tabstate.Blocked(ti.State))
 	return ti
 }
 

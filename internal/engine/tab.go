@@ -197,7 +197,15 @@ func (t *Tab) refusal() error {
 	if s.DialogOpen && t.b.cfg.Dialogs != tabstate.DialogRefuse && t.stuckDialog != t.tab.Dialogs() {
 		s.DialogOpen = false
 	}
-	return tabstate.Blocked(s)
+	return refusal(t.b.cfg.Advice, tabstate.Blocked(s))
+}
+
+// refusal is err, a refusal or nil, with its remedy worded by a.
+func refusal(a *tabstate.Advice, err error) error {
+	if be, ok := err.(*tabstate.BlockedError); ok && a != nil {
+		return a.Refusal(be)
+	}
+	return err
 }
 
 // broadcast wakes every waiter. t.mu must be held.

@@ -1,0 +1,39 @@
+package tabstate
+
+// Advice words the remedies a watcher's errors name, in a program's own
+// terms, for errors that reach people or agents who call something else
+// than the Go API: an MCP server's tools, an HTTP service's endpoints. A
+// watcher's errors name its own Go calls by default ("reload the tab
+// (Watcher.Reload)"); with Advice, the same errors read "tab renderer
+// crashed (reason: oom): call reload_tab". A reason or cause the maps
+// leave out keeps the default advice.
+type Advice struct {
+	// Refused is the remedy of a refusal by its Reason: ErrTabCrashed,
+	// ErrNoDocument, ErrDialogOpen, ...
+	Refused map[error]string
+	// TimedOut is the remedy of a timeout by its Cause: TimeoutHung,
+	// TimeoutBusyScript, ...
+	TimedOut map[TimeoutCause]string
+}
+
+// Refusal words be's remedy the program's way, in be.Remedy, when a has
+// one for its Reason. It returns be.
+func (a *Advice) Refusal(be *BlockedError) *BlockedError {
+	if a == nil || be == nil {
+		return be
+	}
+	if r, ok := a.Refused[be.Reason]; ok {
+		be.Remedy = r
+	}
+	return be
+}
+
+// Timeout is the remedy of a timeout with cause the program's way, if a
+// has one.
+func (a *Advice) Timeout(cause TimeoutCause) (string, bool) {
+	if a == nil {
+		return "", false
+	}
+	r, ok := a.TimedOut[cause]
+	return r, ok
+}
