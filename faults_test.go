@@ -86,7 +86,7 @@ func (o outcome) shared() faultrows.Outcome {
 // rodFaults are rod's faults and recoveries, by row name.
 func rodFaults() map[string]rodFault {
 	all := crashFaults()
-	for _, m := range []map[string]rodFault{scriptFaults(), dialogFaults(), loadFaults(), lifecycleFaults(), silentFaults(), goneFaults()} {
+	for _, m := range []map[string]rodFault{scriptFaults(), dialogFaults(), loadFaults(), lifecycleFaults(), silentFaults(), helperFaults(), goneFaults()} {
 		maps.Copy(all, m)
 	}
 	return all

@@ -83,7 +83,7 @@ func TestFaultMatrix(t *testing.T) {
 // cdpFaults are chromedp's faults and recoveries, by row name.
 func cdpFaults() map[string]cdpFault {
 	all := crashFaults()
-	for _, m := range []map[string]cdpFault{scriptFaults(), dialogFaults(), loadFaults(), lifecycleFaults(), silentFaults(), goneFaults()} {
+	for _, m := range []map[string]cdpFault{scriptFaults(), dialogFaults(), loadFaults(), lifecycleFaults(), silentFaults(), helperFaults(), goneFaults()} {
 		maps.Copy(all, m)
 	}
 	return all

@@ -16,6 +16,7 @@ const eventGrace = 100 * time.Millisecond
 // dies; it carries the call's clock.
 type inflight struct {
 	cut          context.CancelCauseFunc
+	browserSide  bool   // the browser process answers it: only the tab's end cuts it
 	navSeq       uint64 // the tab's navigation news when it was admitted
 	terminations uint64 // t.terminations when it was admitted
 	clock        clock
@@ -95,9 +96,15 @@ func (t *Tab) leave(call *inflight) {
 	t.mu.Unlock()
 }
 
-// failInflight cuts every call in flight short with cause. t.mu must be held.
+// failInflight cuts every call in flight short with cause, but for
+// browser-side calls when cause is the renderer's (a crash, a dialog, a
+// pause): the browser process answers them all the same. t.mu must be held.
 func (t *Tab) failInflight(cause error) {
+	renderer := allowAnyLive(cause) && !errors.Is(cause, tabstate.ErrWatcherClosed)
 	for call := range t.inflight {
+		if call.browserSide && renderer {
+			continue
+		}
 		call.cut(cause)
 		delete(t.inflight, call)
 	}

@@ -14,10 +14,14 @@ import (
 // which ends at the call's deadline (see clock), when ctx does, or when the
 // tab dies under it. The caller must end the call with t.end.
 func (t *Tab) begin(ctx context.Context, allow func(error) bool, probe bool) (*inflight, context.Context, error) {
+	return t.beginCall(ctx, &inflight{}, allow, probe)
+}
+
+// beginCall is begin for a call made already.
+func (t *Tab) beginCall(ctx context.Context, call *inflight, allow func(error) bool, probe bool) (*inflight, context.Context, error) {
 	if ctx == nil {
 		return nil, nil, fmt.Errorf("%w: nil context", tabstate.ErrInvalidArgument)
 	}
-	call := &inflight{}
 	cctx, cut := context.WithCancelCause(ctx)
 	call.cut = cut
 	if err := t.admit(ctx, call, allow); err != nil {
@@ -83,6 +87,29 @@ func (t *Tab) Do(ctx context.Context, op string, fn func(ctx context.Context) er
 		err = t.blocked(tabstate.ErrNavigated)
 	}
 	return t.explain(t.settle(ctx, cctx, t.classify(err)))
+}
+
+// DoBrowserSide runs fn, a call that Chrome's browser process answers
+// without the renderer (Network.getCookies, Target.getTargetInfo, the
+// Browser and Storage domains), under the deadline of Do, naming op in a
+// timeout. It goes to any tab that still exists, crashed, holding a
+// dialog, paused or with no document, and only the tab's end (closed,
+// discarded, the browser gone, the watcher closed) cuts it short.
+func (t *Tab) DoBrowserSide(ctx context.Context, op string, fn func(ctx context.Context) error) error {
+	call, cctx, err := t.beginCall(ctx, &inflight{browserSide: true}, allowAnyLive, false)
+	if err != nil {
+		return err
+	}
+	err = fn(cctx)
+	late := timedOut(ctx, cctx, err)
+	t.end(call, late)
+	switch {
+	case err == nil:
+		return nil
+	case late:
+		return &tabstate.TimeoutError{Op: op, Limit: call.clock.limit}
+	}
+	return t.settle(ctx, cctx, t.classify(err))
 }
 
 // change runs fn, a call that changes the tab rather than reading it,

@@ -137,6 +137,7 @@ func Rows() []Row {
 	rows = append(rows, loadRows()...)
 	rows = append(rows, lifecycleRows()...)
 	rows = append(rows, silentRows()...)
+	rows = append(rows, helperRows()...)
 	return append(rows, goneRows()...)
 }
 
