@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 
 	"github.com/tabguard/tabguard/tabstate"
 )
@@ -32,8 +33,8 @@ func (b *Browser) Message(data []byte) {
 		return
 	}
 	if m.SessionID != "" {
-		if t := b.Tab(m.SessionID); t != nil && tabstate.Methods[m.Method] {
-			if ev, ok := tabstate.Decode(m.Method, m.Params); ok {
+		if t := b.Tab(m.SessionID); t != nil {
+			if ev, ok := PageEvent(m.Method, m.Params); ok {
 				t.Apply(ev)
 			}
 		}
@@ -64,6 +65,17 @@ func (b *Browser) Message(data []byte) {
 	case "Target.detachedFromTarget":
 		b.DetachedFromTarget(p.SessionID)
 	}
+}
+
+// PageEvent decodes an event of a tab's own session into the state
+// machine's. The Target domain's events on a tab's session are of the
+// tab's child targets (its workers, its out-of-process iframes), never of
+// the tab: they are no news of it.
+func PageEvent(method string, params []byte) (tabstate.Event, bool) {
+	if strings.HasPrefix(method, "Target.") {
+		return nil, false
+	}
+	return tabstate.Decode(method, params)
 }
 
 // wanted reports whether an event of method is news to the engine.

@@ -1,0 +1,60 @@
+package chromedp015guard
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// Guard returns an action that runs a under w's guard, for chromedp.Run on
+// the watched tab: refused up front when the tab cannot answer, bounded by
+// Options.EvalTimeout, and cut short when the renderer dies, a dialog
+// opens, the tab closes or the browser goes away, with the errors of
+// [Watcher.Eval]:
+//
+//	err := chromedp.Run(ctx, chromedp015guard.Guard(w, chromedp.Click("#buy")))
+//
+// Run on another tab, it fails with [ErrInvalidArgument].
+func Guard(w *Watcher, a chromedp.Action) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		if err := w.own(ctx); err != nil {
+			return err
+		}
+		return w.t.Do(ctx, "guarded chromedp action", a.Do)
+	})
+}
+
+// Evaluate returns an action that runs the JavaScript function js with
+// args through [Watcher.Eval] and decodes its result into res, as
+// chromedp.Evaluate does for an expression:
+//
+//	var n int
+//	err := chromedp.Run(ctx, chromedp015guard.Evaluate(w, `(a, b) => a + b`, &n, 1, 2))
+//
+// undefined and null leave res as it is. res may be a
+// **runtime.RemoteObject for the result itself, or nil to drop it.
+func Evaluate(w *Watcher, js string, res any, args ...any) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		obj, err := w.Eval(ctx, js, args...)
+		switch {
+		case err != nil:
+			return err
+		case res == nil:
+			return nil
+		}
+		if p, ok := res.(**runtime.RemoteObject); ok {
+			*p = obj
+			return nil
+		}
+		if len(obj.Value) == 0 || string(obj.Value) == "null" {
+			return nil
+		}
+		if err := json.Unmarshal(obj.Value, res); err != nil {
+			return fmt.Errorf("decode the result %.40q into %T: %w", obj.Value, res, err)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,139 @@
+package chromedp015guard
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+
+	"github.com/chromedp/cdproto"
+	"github.com/chromedp/chromedp"
+	"github.com/mailru/easyjson/jlexer"
+	"github.com/mailru/easyjson/jwriter"
+	"github.com/tabguard/tabguard/internal/cdpws"
+	"github.com/tabguard/tabguard/internal/engine"
+	"github.com/tabguard/tabguard/tabstate"
+)
+
+// chromedp's Execute took easyjson values until v0.12 and takes any value
+// since v0.13, which it encodes with jsonv2. A value reads and writes
+// itself as JSON both ways, so one call compiles, and means the same, on
+// every release.
+type value struct{ v any }
+
+// MarshalEasyJSON writes the value for chromedp up to v0.12.
+func (p *value) MarshalEasyJSON(w *jwriter.Writer) {
+	b, err := json.Marshal(p.v)
+	if err != nil {
+		w.Error = err
+		return
+	}
+	w.Raw(b, nil)
+}
+
+// UnmarshalEasyJSON reads the value for chromedp up to v0.12.
+func (p *value) UnmarshalEasyJSON(l *jlexer.Lexer) {
+	if err := json.Unmarshal(l.Raw(), p.v); err != nil {
+		l.AddError(err)
+	}
+}
+
+// MarshalJSON writes the value for chromedp v0.13 and newer.
+func (p *value) MarshalJSON() ([]byte, error) { return json.Marshal(p.v) }
+
+// UnmarshalJSON reads the value for chromedp v0.13 and newer.
+func (p *value) UnmarshalJSON(b []byte) error { return json.Unmarshal(b, p.v) }
+
+// session sends commands on a tab's session (t) or the browser's (b).
+type session struct {
+	t *chromedp.Target
+	b *chromedp.Browser
+}
+
+// Call sends method with params and decodes the answer into result.
+func (s session) Call(ctx context.Context, method string, params, result any) error {
+	var p, r *value
+	if params != nil {
+		p = &value{params}
+	}
+	if result != nil {
+		r = &value{result}
+	}
+	return s.execute(ctx, method, p, r)
+}
+
+// driver is chromedp up to v0.15 as the engine drives it. Like chromedp
+// v0.16 and newer, it hands a tab's events and replies to one goroutine in
+// the order Chrome sent them, so no barrier is needed; it cancels every
+// context of a lost browser before a call can tell, so it is a LossPoller.
+type driver struct {
+	session
+}
+
+var (
+	_ engine.Driver     = (*driver)(nil)
+	_ engine.LossPoller = (*driver)(nil)
+)
+
+// Classify says what a chromedp error means: Chrome's answer, or a lost
+// connection.
+func (d *driver) Classify(err error) engine.Failure {
+	var ce *cdproto.Error
+	if errors.As(err, &ce) {
+		return engine.Failure{Kind: engine.Protocol, Code: ce.Code, Message: ce.Message}
+	}
+	if errors.Is(err, chromedp.ErrChannelClosed) {
+		return engine.Failure{Kind: engine.Lost}
+	}
+	if reason, lost := cdpws.LostReason(err); lost {
+		return engine.Failure{Kind: engine.Lost, Reason: reason}
+	}
+	return engine.Failure{}
+}
+
+// Lost reports whether chromedp has lost the connection to the browser.
+func (d *driver) Lost() bool {
+	select {
+	case <-d.b.LostConnection:
+		return true
+	default:
+		return false
+	}
+}
+
+// event turns a typed cdproto event, as chromedp's listeners get it, into
+// the state machine's: its CDP method is read off its Go type
+// (*page.EventFrameNavigated is Page.frameNavigated) and its params off its
+// JSON, so an event that a release's cdproto lacks costs nothing, and
+// every release reads the same.
+func event(ev any) (method string, params []byte, ok bool) {
+	name := reflect.TypeOf(ev).String() // "*page.EventFrameNavigated"
+	dot := strings.Index(name, ".Event")
+	if !strings.HasPrefix(name, "*") || dot < 0 {
+		return "", nil, false
+	}
+	domain, evName := name[1:dot], name[dot+len(".Event"):]
+	if domain == "" || evName == "" {
+		return "", nil, false
+	}
+	method = strings.ToUpper(domain[:1]) + domain[1:] + "." + strings.ToLower(evName[:1]) + evName[1:]
+	if !tabstate.Methods[method] && method != "Target.targetCreated" && method != "Target.targetInfoChanged" {
+		return "", nil, false
+	}
+	params, err := json.Marshal(ev)
+	return method, params, err == nil
+}
+
+// config is the engine's configuration of o; sink takes the changes.
+// chromedp asks for the browser-wide target events only for the first tab
+// of a browser it starts, so the engine asks again.
+func (o *Options) config(sink engine.Sink) engine.Config {
+	return engine.Config{
+		EvalTimeout: o.EvalTimeout, Logger: o.Logger, TerminateOnTimeout: o.TerminateOnTimeout,
+		Dialogs: o.Dialogs, Notice: o.DOMNotice, Heartbeat: o.Heartbeat, URLs: o.URLs,
+		Sink: sink, DiscoverTargets: true, Advice: o.Advice,
+		Calls: engine.Calls{BringToFront: "page.BringToFront", SetWebLifecycleState: "page.SetWebLifecycleState",
+			TerminateExecution: "runtime.TerminateExecution"},
+	}
+}

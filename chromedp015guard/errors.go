@@ -1,0 +1,114 @@
+package chromedp015guard
+
+import (
+	"github.com/tabguard/tabguard/tabstate"
+)
+
+// The errors are package tabstate's values, which the rod backend
+// (package tabguard) and the chromedp v0.16 backend (package chromedpguard)
+// re-export too: errors.Is(err, tabguard.ErrTabCrashed)
+// and errors.Is(err, chromedp015guard.ErrTabCrashed) hold for an error from
+// either backend.
+var (
+	// ErrTabCrashed reports that the tab's renderer process is gone.
+	ErrTabCrashed = tabstate.ErrTabCrashed
+	// ErrNoDocument reports that the tab's main frame holds no document of
+	// the page it was sent to: the load failed or an error page stands in.
+	ErrNoDocument = tabstate.ErrNoDocument
+	// ErrTabClosed reports that the tab was closed or detached.
+	ErrTabClosed = tabstate.ErrTabClosed
+	// ErrTabDiscarded reports that the browser discarded the tab.
+	ErrTabDiscarded = tabstate.ErrTabDiscarded
+	// ErrBrowserGone reports that the connection to the browser is lost.
+	ErrBrowserGone = tabstate.ErrBrowserGone
+	// ErrDialogOpen reports that a JavaScript dialog is open on the tab.
+	ErrDialogOpen = tabstate.ErrDialogOpen
+	// ErrPaused reports that the page is paused in the debugger.
+	ErrPaused = tabstate.ErrPaused
+	// ErrNavigated reports that the page navigated away during an eval.
+	ErrNavigated = tabstate.ErrNavigated
+	// ErrTerminated reports that Runtime.terminateExecution stopped the
+	// eval's script.
+	ErrTerminated = tabstate.ErrTerminated
+	// ErrEvalTimeout reports that a call did not answer within its timeout;
+	// it also matches context.DeadlineExceeded.
+	ErrEvalTimeout = tabstate.ErrEvalTimeout
+	// ErrInvalidArgument reports bad input, such as a context that is not
+	// a chromedp context.
+	ErrInvalidArgument = tabstate.ErrInvalidArgument
+	// ErrWatcherClosed reports a call on a Watcher after its Close.
+	ErrWatcherClosed = tabstate.ErrWatcherClosed
+	// ErrNoDialog reports HandleDialog on a tab that shows no dialog.
+	ErrNoDialog = tabstate.ErrNoDialog
+	// ErrSnapshotGone reports a ReadDOM of a snapshot the page no longer holds.
+	ErrSnapshotGone = tabstate.ErrSnapshotGone
+	// ErrNoMatch reports a ReadDOM whose CSS selector matches nothing.
+	ErrNoMatch = tabstate.ErrNoMatch
+	// ErrURLBlocked reports a navigation that Options.URLs does not allow.
+	ErrURLBlocked = tabstate.ErrURLBlocked
+)
+
+// DefaultEvalTimeout bounds a call when Options.EvalTimeout is zero.
+const DefaultEvalTimeout = tabstate.DefaultEvalTimeout
+
+// TabState is what a [Watcher] knows of its tab; the zero value is a tab in
+// its first load.
+type TabState = tabstate.State
+
+// BlockedError explains why a call was refused or cut short; its Reason is
+// one of the sentinels above. It is the rod backend's type too.
+type BlockedError = tabstate.BlockedError
+
+// TimeoutError is the error of a call that ran out of time, saying what the
+// tab was doing. It matches [ErrEvalTimeout] and context.DeadlineExceeded.
+// Its Cause is what the watcher found, its Problem the error without the
+// advice, for a program that names its own remedy.
+type TimeoutError = tabstate.TimeoutError
+
+// TimeoutCause is what a watcher found a tab doing when a call on it ran
+// out of time; see [tabstate.TimeoutCause].
+type TimeoutCause = tabstate.TimeoutCause
+
+// The causes of a timeout; see [tabstate.TimeoutCause].
+const (
+	TimeoutUnknown    = tabstate.TimeoutUnknown
+	TimeoutLoading    = tabstate.TimeoutLoading
+	TimeoutUnsettled  = tabstate.TimeoutUnsettled
+	TimeoutHidden     = tabstate.TimeoutHidden
+	TimeoutFrozen     = tabstate.TimeoutFrozen
+	TimeoutBusyScript = tabstate.TimeoutBusyScript
+	TimeoutHung       = tabstate.TimeoutHung
+	TimeoutSilent     = tabstate.TimeoutSilent
+)
+
+// URLPolicy says which URLs [Watcher.Navigate] may load; see
+// [tabstate.URLPolicy].
+type URLPolicy = tabstate.URLPolicy
+
+// Advice words the remedies a watcher's errors name, in a program's own
+// terms (Options.Advice); see [tabstate.Advice]. For an MCP server:
+//
+//	&chromedp015guard.Advice{Refused: map[error]string{chromedp015guard.ErrTabCrashed: "call reload_tab"}}
+type Advice = tabstate.Advice
+
+// DialogPolicy says what a [Watcher] does with a JavaScript dialog.
+type DialogPolicy = tabstate.DialogPolicy
+
+// The dialog policies.
+const (
+	// DialogRefuse leaves a dialog open: calls are refused with
+	// ErrDialogOpen until someone handles it (Watcher.HandleDialog).
+	DialogRefuse = tabstate.DialogRefuse
+	// DialogAccept accepts each dialog as it opens; an eval that opened it
+	// goes on.
+	DialogAccept = tabstate.DialogAccept
+	// DialogDismiss dismisses each dialog as it opens; an eval that opened
+	// it goes on.
+	DialogDismiss = tabstate.DialogDismiss
+	// DialogWait is for a program that handles dialogs itself, in a
+	// chromedp.ListenTarget or Listen func of its own: a call in flight,
+	// and one made while a dialog is open, waits within its deadline for
+	// the dialog to close. A dialog still open after a second
+	// (tabstate.DialogGrace) is refused as under DialogRefuse.
+	DialogWait = tabstate.DialogWait
+)

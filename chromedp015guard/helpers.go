@@ -1,0 +1,62 @@
+package chromedp015guard
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// DoBrowserSide runs fn under the deadline of [Watcher.Do], for calls that
+// Chrome's browser process answers without the tab's renderer: the
+// Network domain's cookies, Target.getTargetInfo, the Browser and Storage
+// domains. Unlike Do, it goes to a tab whose renderer crashed, that shows
+// a dialog, is paused or has no document, and a crash or a dialog in
+// flight does not cut it short: only the tab's end does. ctx must be the
+// tab's chromedp context or one derived from it, as for Do.
+func (w *Watcher) DoBrowserSide(ctx context.Context, fn func(ctx context.Context) error) error {
+	if fn == nil {
+		return fmt.Errorf("%w: nil func", ErrInvalidArgument)
+	}
+	if err := w.own(ctx); err != nil {
+		return err
+	}
+	return w.t.DoBrowserSide(ctx, "browser-side call", fn)
+}
+
+// Cookies returns the cookies of urls, or of the tab's URL when there are
+// none, under the deadline of [Watcher.Do]. The browser process answers
+// it, so it works on a crashed tab too (see [Watcher.DoBrowserSide]). ctx
+// is any context; the call goes to the watched tab.
+func (w *Watcher) Cookies(ctx context.Context, urls ...string) ([]*network.Cookie, error) {
+	if len(urls) == 0 {
+		urls = []string{w.State().URL} // a crashed tab has no document to take them from
+	}
+	var res struct {
+		Cookies []*network.Cookie `json:"cookies"`
+	}
+	err := w.t.DoBrowserSide(ctx, "cookies", func(ctx context.Context) error {
+		return session{t: w.target}.Call(ctx, "Network.getCookies", map[string][]string{"urls": urls}, &res)
+	})
+	return res.Cookies, err
+}
+
+// Screenshot captures the tab's viewport as PNG, or with fullPage the whole
+// page, as JPEG of quality or PNG for a quality of 100, as
+// chromedp.CaptureScreenshot and chromedp.FullScreenshot do, with the
+// guard of [Watcher.Do]: refused on a tab that cannot answer, cut short
+// when the renderer dies, and a timeout that names the screenshot and what
+// the tab was doing. ctx is any context; the call goes to the watched tab.
+func (w *Watcher) Screenshot(ctx context.Context, fullPage bool, quality int) ([]byte, error) {
+	var shot []byte
+	err := w.t.Do(ctx, "screenshot", func(ctx context.Context) error {
+		ctx = cdp.WithExecutor(ctx, w.target)
+		if fullPage {
+			return chromedp.FullScreenshot(&shot, quality).Do(ctx)
+		}
+		return chromedp.CaptureScreenshot(&shot).Do(ctx)
+	})
+	return shot, err
+}

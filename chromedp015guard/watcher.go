@@ -1,0 +1,164 @@
+package chromedp015guard
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+	"github.com/tabguard/tabguard/internal/engine"
+)
+
+// Options configures a [Watcher] or a [BrowserWatcher]. A nil *Options
+// means all defaults.
+type Options struct {
+	// EvalTimeout bounds each Eval, Do, DOM, ReadDOM, Navigate, Reload and
+	// HandleDialog call; zero means DefaultEvalTimeout.
+	EvalTimeout time.Duration
+	// Logger receives crashes, dialogs, refusals and timeouts; nil means silent.
+	Logger *slog.Logger
+	// TerminateOnTimeout makes an eval that times out while a script holds
+	// the page's main thread call Runtime.terminateExecution before it
+	// returns, so the tab answers the next eval. It stops whatever script
+	// runs then, the page's own too, so it is off by default.
+	TerminateOnTimeout bool
+	// Dialogs says what happens to a JavaScript dialog: refused until
+	// handled (DialogRefuse, the default), or accepted or dismissed as it
+	// opens.
+	Dialogs DialogPolicy
+	// DOMNotice words the line Watcher.DOM appends to a cut page; nil means
+	// DefaultNotice.
+	DOMNotice Notice
+	// Heartbeat, when above zero, makes the BrowserWatcher ask the browser
+	// for its version (Browser.getVersion) at that interval, and fail every
+	// watcher with ErrBrowserGone, calls in flight included, when an answer
+	// does not come within the interval (1 s at most): it notices a
+	// connection gone silent, and keeps an idle session alive in pools that
+	// close idle connections. Zero, the default, sends nothing.
+	Heartbeat time.Duration
+	// URLs, when set, is the policy Navigate checks a URL against before
+	// loading it; nil checks nothing.
+	URLs *URLPolicy
+	// Advice, when set, words the remedy every error names in the
+	// program's own terms, for errors shown to people or agents who call
+	// something else than this package: an MCP server's tools, an HTTP
+	// service's endpoints. nil keeps the default, which names this
+	// package's calls.
+	Advice *Advice
+}
+
+// Watcher follows one chromedp tab through its CDP events and calls it with
+// a deadline, refusing up front when the tab cannot answer and cutting calls
+// in flight short when it stops answering. Its methods are safe for
+// concurrent use. The caller should call Close when finished.
+type Watcher struct {
+	bw     *BrowserWatcher
+	owned  bool // bw was started for this watcher alone
+	target *chromedp.Target
+	t      *engine.Tab
+}
+
+// Watch starts following the tab of ctx, a chromedp context (from
+// chromedp.NewContext) whose browser runs, and returns a Watcher that calls
+// it. A context whose tab is not open yet gets it opened, as chromedp.Run
+// does. opts may be nil. The caller should call Close when finished.
+//
+// Watch follows the browser's events for this tab alone; a program that
+// watches many tabs of one browser should use [WatchBrowser], which has one
+// listener for all of them. A tab that crashed before Watch is reported:
+// Chrome answers Inspector.enable on a crashed target with
+// Inspector.targetCrashed. The watcher lives until Close, whatever
+// deadline ctx carries.
+func Watch(ctx context.Context, opts *Options) (*Watcher, error) {
+	if err := open(ctx); err != nil {
+		return nil, err
+	}
+	bw, err := WatchBrowser(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	w, err := bw.watch(ctx, true)
+	if err != nil {
+		_ = bw.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// open opens the tab of ctx if it has none, as chromedp.Run does.
+func open(ctx context.Context) error {
+	if ctx == nil || chromedp.FromContext(ctx) == nil {
+		return fmt.Errorf("%w: not a chromedp context: pass one from chromedp.NewContext", ErrInvalidArgument)
+	}
+	if err := chromedp.Run(ctx); err != nil {
+		return fmt.Errorf("watch tab: open it: %w", err)
+	}
+	return nil
+}
+
+// watch makes a Watcher of the tab of ctx, which is open, fed by bw; owned
+// says bw is its own.
+func (bw *BrowserWatcher) watch(ctx context.Context, owned bool) (*Watcher, error) {
+	c := chromedp.FromContext(ctx)
+	if c.Browser != bw.browser {
+		return nil, fmt.Errorf("%w: a tab of another browser: watch it with that browser's BrowserWatcher", ErrInvalidArgument)
+	}
+	tgt := c.Target
+	t, err := bw.eng.Watch(engine.TabHandle{
+		Session:        session{t: tgt},
+		TargetID:       string(tgt.TargetID),
+		SessionID:      string(tgt.SessionID),
+		Life:           context.WithoutCancel(ctx),
+		NetworkEnabled: true, // chromedp enables it when it attaches
+		Listen: func(life context.Context, t *engine.Tab) error {
+			chromedp.ListenTarget(life, func(ev any) {
+				if method, params, ok := event(ev); ok {
+					if e, ok := engine.PageEvent(method, params); ok {
+						t.Apply(e)
+					}
+				}
+			})
+			return nil
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Watcher{bw: bw, owned: owned, target: tgt, t: t}, nil
+}
+
+// State returns what the watcher knows of the tab now. It makes no CDP call.
+func (w *Watcher) State() TabState { return w.t.State() }
+
+// TargetID is the watched tab's target: what [BrowserWatcher.Tabs] lists it by.
+func (w *Watcher) TargetID() target.ID { return w.target.TargetID }
+
+// Blocked reports whether an eval on the tab would be refused now: nil, or
+// the [*BlockedError] that [Watcher.Eval] would return, or
+// [ErrWatcherClosed], or ctx.Err() when ctx is already done. It makes no
+// CDP call.
+func (w *Watcher) Blocked(ctx context.Context) error { return w.t.Blocked(ctx) }
+
+// Close stops following the tab, fails calls still in flight with
+// [ErrWatcherClosed], and waits for the watcher's goroutines to return. It
+// leaves the tab itself alone. Calling Close again does nothing.
+func (w *Watcher) Close() error {
+	w.t.Close()
+	if w.owned {
+		return w.bw.Close()
+	}
+	return nil
+}
+
+// CloseTab closes the watched tab from the browser side, which works
+// whatever the renderer does (crashed, hung, holding a dialog), and then
+// the watcher. It returns once the tab is gone from [BrowserWatcher.Tabs].
+func (w *Watcher) CloseTab(ctx context.Context) error {
+	err := w.t.CloseTab(ctx)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
