@@ -44,7 +44,7 @@ func (w *Watcher) Cookies(ctx context.Context, urls ...string) ([]*proto.Network
 // was doing.
 func (w *Watcher) Screenshot(ctx context.Context, fullPage bool, req *proto.PageCaptureScreenshot) ([]byte, error) {
 	var shot []byte
-	err := w.t.Do(ctx, "screenshot", func(ctx context.Context) error {
+	err := w.t.DoAction(ctx, "screenshot", func(ctx context.Context) error {
 		var err error
 		shot, err = w.page.Context(ctx).Screenshot(fullPage, req)
 		return err

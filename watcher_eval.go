@@ -56,12 +56,15 @@ func (w *Watcher) Eval(ctx context.Context, js string, args ...any) (*proto.Runt
 // short when the renderer dies, a dialog opens or the tab closes, with the
 // same errors as Eval. fn must make its calls through the page it is given,
 // whose context carries the deadline and the cut-off; a fn that ignores it
-// is waited for.
+// is waited for, and a fn that answers nil after the tab's death cut it
+// short gets the death. That page, and what fn gets from it (an element, a
+// frame), is bound to the call and ends with it: to keep one, rebind it
+// with its Context method.
 func (w *Watcher) Do(ctx context.Context, fn func(page *rod.Page) error) error {
 	if fn == nil {
 		return fmt.Errorf("%w: nil func", ErrInvalidArgument)
 	}
-	return w.t.Do(ctx, "guarded call", func(ctx context.Context) error { return fn(w.page.Context(ctx)) })
+	return w.t.DoAction(ctx, "guarded call", func(ctx context.Context) error { return fn(w.page.Context(ctx)) })
 }
 
 // evalCall checks js and args once and returns the CDP call that runs them.

@@ -23,7 +23,7 @@ func Guard(w *Watcher, a chromedp.Action) chromedp.Action {
 		if err := w.own(ctx); err != nil {
 			return err
 		}
-		return w.t.Do(ctx, "guarded chromedp action", a.Do)
+		return w.t.DoAction(ctx, "guarded chromedp action", a.Do)
 	})
 }
 

@@ -24,7 +24,7 @@ func Guard[T any](w *Watcher, a chromedp.Action[T]) chromedp.Action[T] {
 		if t != w.target {
 			return v, fmt.Errorf("%w: Guard runs on tab %s, not on %s", ErrInvalidArgument, w.target.TargetID, t.TargetID)
 		}
-		err := w.t.Do(ctx, "guarded chromedp action", func(ctx context.Context) error {
+		err := w.t.DoAction(ctx, "guarded chromedp action", func(ctx context.Context) error {
 			var err error
 			v, err = a(ctx, t)
 			return err

@@ -62,7 +62,7 @@ func (w *Watcher) Do(ctx context.Context, fn func(ctx context.Context) error) er
 	if err := w.own(ctx); err != nil {
 		return err
 	}
-	return w.t.Do(ctx, "guarded call", fn)
+	return w.t.DoAction(ctx, "guarded call", fn)
 }
 
 // own checks that ctx is a chromedp context of the watched tab.

@@ -52,7 +52,7 @@ func (w *Watcher) Cookies(ctx context.Context, urls ...string) ([]*network.Cooki
 // the tab was doing. ctx is any context; the call goes to the watched tab.
 func (w *Watcher) Screenshot(ctx context.Context, fullPage bool, quality int) ([]byte, error) {
 	var shot []byte
-	err := w.t.Do(ctx, "screenshot", func(ctx context.Context) error {
+	err := w.t.DoAction(ctx, "screenshot", func(ctx context.Context) error {
 		a := chromedp.CaptureScreenshot()
 		if fullPage {
 			a = chromedp.FullScreenshot(quality)

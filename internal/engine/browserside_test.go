@@ -42,3 +42,28 @@ func TestDoBrowserSide(t *testing.T) {
 	assert.ErrorIs(t, err, tabstate.ErrTabClosed, "the tab's end does")
 	assert.ErrorIs(t, fx.tab.DoBrowserSide(deadline(t), "cookies", ok), tabstate.ErrTabClosed)
 }
+
+// TestDoActionReportsTheDeath holds that a program's own call that
+// answers nil although the tab's death cut it short (chromedp's Navigate
+// on a crashed frame) reports the death.
+func TestDoActionReportsTheDeath(t *testing.T) {
+	fx := setup(t, enginetest.EventsFirst, engine.Config{})
+	swallow := func(ctx context.Context) error {
+		<-ctx.Done()
+		return nil // the action took its context's end for its own
+	}
+	done := make(chan error, 1)
+	go func() { done <- fx.tab.DoAction(deadline(t), "guarded chromedp action", swallow) }()
+	time.Sleep(10 * time.Millisecond)
+	fx.f.Push(crash("crashed")...)
+	assert.ErrorIs(t, <-done, tabstate.ErrTabCrashed)
+
+	past, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	require.ErrorIs(t, fx.tab.DoAction(past, "screenshot", ok), tabstate.ErrTabCrashed, "the tab's refusal wins over a deadline that passed")
+	require.NoError(t, fx.tab.DoBrowserSide(deadline(t), "cookies", ok))
+	err := fx.tab.DoBrowserSide(past, "cookies", ok)
+	var te *tabstate.TimeoutError
+	require.ErrorAs(t, err, &te)
+	assert.EqualError(t, err, "cookies timed out after 0s (the caller's deadline had passed before the call)")
+}

@@ -48,13 +48,16 @@ func (t *Tab) arm(ctx context.Context, call *inflight, probe bool) {
 	c := &call.clock
 	now := time.Now()
 	c.limit, c.probe, c.err = t.timeout, probe, errNotProbed
-	if d, ok := ctx.Deadline(); ok && d.Sub(now) < c.limit {
-		c.limit, c.callers = max(d.Sub(now), 0), true
-	}
 	c.deadline = now.Add(c.limit)
-	at := c.limit
+	if d, ok := ctx.Deadline(); ok && d.Sub(now) < c.limit {
+		// The caller's deadline comes first: the limit reported is the
+		// time the call had, to the millisecond.
+		c.deadline, c.callers = d, true
+		c.limit = max(d.Sub(now), 0).Round(time.Millisecond)
+	}
+	at := c.deadline.Sub(now)
 	if probe {
-		at -= min(busyProbeWindow, c.limit/2)
+		at -= min(busyProbeWindow, at/2)
 	}
 	c.wg.Add(1)
 	c.timer = time.AfterFunc(at, func() { t.tick(call) })

@@ -13,18 +13,25 @@ import (
 // it goes ahead despite) and returns it with the context it runs under,
 // which ends at the call's deadline (see clock), when ctx does, or when the
 // tab dies under it. The caller must end the call with t.end.
-func (t *Tab) begin(ctx context.Context, allow func(error) bool, probe bool) (*inflight, context.Context, error) {
-	return t.beginCall(ctx, &inflight{}, allow, probe)
+func (t *Tab) begin(ctx context.Context, op string, allow func(error) bool, probe bool) (*inflight, context.Context, error) {
+	return t.beginCall(ctx, op, &inflight{}, allow, probe)
 }
 
-// beginCall is begin for a call made already.
-func (t *Tab) beginCall(ctx context.Context, call *inflight, allow func(error) bool, probe bool) (*inflight, context.Context, error) {
+// beginCall is begin for a call made already. A tab that refuses the call
+// refuses it even when ctx has ended; a call admitted after the caller's
+// deadline passed is answered with expired, and nothing is sent.
+func (t *Tab) beginCall(ctx context.Context, op string, call *inflight, allow func(error) bool, probe bool) (*inflight, context.Context, error) {
 	if ctx == nil {
 		return nil, nil, fmt.Errorf("%w: nil context", tabstate.ErrInvalidArgument)
 	}
 	cctx, cut := context.WithCancelCause(ctx)
 	call.cut = cut
 	if err := t.admit(ctx, call, allow); err != nil {
+		cut(nil)
+		return nil, nil, err
+	}
+	if err := expired(ctx, op); err != nil {
+		t.leave(call)
 		cut(nil)
 		return nil, nil, err
 	}
@@ -51,6 +58,19 @@ func timedOut(ctx, cctx context.Context, err error) bool {
 	return ours || errors.Is(cause, context.DeadlineExceeded) && ctx.Err() != nil
 }
 
+// expired is the answer to a call made once the caller's ctx has ended:
+// for a deadline that passed, a timeout that says so, for the program
+// that gave a whole job one deadline.
+func expired(ctx context.Context, op string) error {
+	if ctx == nil || ctx.Err() == nil {
+		return nil
+	}
+	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return ctx.Err()
+	}
+	return &tabstate.TimeoutError{Op: op, Doing: "the caller's deadline had passed before the call"}
+}
+
 // ctxError reports whether err is a context's error.
 func ctxError(err error) bool {
 	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
@@ -65,11 +85,27 @@ func ctxError(err error) bool {
 // what the tab was doing; fn's own errors that mean the tab cannot answer
 // become the tab's refusal; any other error of fn passes through.
 func (t *Tab) Do(ctx context.Context, op string, fn func(ctx context.Context) error) error {
-	call, cctx, err := t.begin(ctx, nil, true)
+	return t.do(ctx, op, fn, false)
+}
+
+// DoAction is Do for a program's own call, which may answer nil although
+// its context ended: chromedp's Navigate takes a crashed frame's end of
+// loading for the load's end. A call the tab's death cut short reports the
+// death, whatever fn answered.
+func (t *Tab) DoAction(ctx context.Context, op string, fn func(ctx context.Context) error) error {
+	return t.do(ctx, op, fn, true)
+}
+
+// do is Do; action says fn may answer nil when its context was cut.
+func (t *Tab) do(ctx context.Context, op string, fn func(ctx context.Context) error, action bool) error {
+	call, cctx, err := t.begin(ctx, op, nil, true)
 	if err != nil {
 		return err
 	}
 	err = fn(cctx)
+	if err == nil && action && cctx.Err() != nil && isRefusal(context.Cause(cctx)) {
+		err = cctx.Err()
+	}
 	late := timedOut(ctx, cctx, err)
 	t.end(call, late)
 	switch {
@@ -96,7 +132,7 @@ func (t *Tab) Do(ctx context.Context, op string, fn func(ctx context.Context) er
 // dialog, paused or with no document, and only the tab's end (closed,
 // discarded, the browser gone, the watcher closed) cuts it short.
 func (t *Tab) DoBrowserSide(ctx context.Context, op string, fn func(ctx context.Context) error) error {
-	call, cctx, err := t.beginCall(ctx, &inflight{browserSide: true}, allowAnyLive, false)
+	call, cctx, err := t.beginCall(ctx, op, &inflight{browserSide: true}, allowAnyLive, false)
 	if err != nil {
 		return err
 	}
@@ -119,7 +155,7 @@ func (t *Tab) DoBrowserSide(ctx context.Context, op string, fn func(ctx context.
 // navigation swaps the tab's document, so fn runs again then
 // (whenAttached).
 func (t *Tab) change(ctx context.Context, op string, allow func(error) bool, fn func(ctx context.Context) error) error {
-	call, cctx, err := t.begin(ctx, allow, false)
+	call, cctx, err := t.begin(ctx, op, allow, false)
 	if err != nil {
 		return err
 	}
