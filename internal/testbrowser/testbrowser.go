@@ -101,9 +101,23 @@ func (b *Browser) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	_ = b.Browser.Context(ctx).Close()
-	b.Launcher.Kill()
-	waitExit(b.Launcher.PID())
+	pid := b.Launcher.PID()
+	killGroup(pid)
+	waitExit(pid)
 	_ = os.RemoveAll(b.dataDir)
+}
+
+// killGroup kills the browser's process group, its renderers with it, as
+// rod's Launcher.Kill does. Launcher.Kill first sleeps a second, in case
+// the browser is still starting its children; a test closes a browser that
+// has long finished starting, and every test that closes one would wait
+// that second for nothing.
+func killGroup(pid int) {
+	if pid <= 0 {
+		return
+	}
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	_ = syscall.Kill(pid, syscall.SIGKILL)
 }
 
 // waitExit waits up to two seconds for the process pid to be gone.
