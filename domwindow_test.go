@@ -62,11 +62,21 @@ func TestReadDOMWindows(t *testing.T) {
 		require.ErrorIs(t, err, tabguard.ErrSnapshotGone)
 	}
 
-	// A small window on multi-byte text moves on a character at a time.
-	got, _ := readAll(t, w, tabguard.DOMOptions{MaxBytes: 4, Selector: "p:first-of-type", Text: true})
-	first, err := page.Context(ctx).Eval(`() => document.querySelector("p:first-of-type").innerText`)
+	// A small window on multi-byte text moves on a character at a time,
+	// to the end: 1 to 4-byte runes and a ZWJ sequence, three times over
+	// (a paragraph of the page is a hundred times over, a thousand reads).
+	_, err = w.Eval(ctx, `() => {
+		const p = document.createElement("p");
+		p.id = "runes";
+		p.textContent = "héllo wörld 日本語 👩‍💻 ".repeat(3);
+		document.body.append(p);
+	}`)
 	require.NoError(t, err)
-	assert.Equal(t, first.Value.Str(), got)
+	got, _ := readAll(t, w, tabguard.DOMOptions{MaxBytes: 4, Selector: "#runes", Text: true})
+	text, err := page.Context(ctx).Eval(`() => document.querySelector("#runes").innerText`)
+	require.NoError(t, err)
+	assert.Equal(t, text.Value.Str(), got)
+	assert.Contains(t, got, "👩‍💻")
 }
 
 func TestReadDOMSnapshotHoldsWhileThePageChanges(t *testing.T) {

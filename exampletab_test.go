@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"time"
 
 	"github.com/go-rod/rod"
@@ -13,28 +14,66 @@ import (
 	"github.com/tabguard/tabguard/internal/testbrowser"
 )
 
-// exampleTab opens a tab of a fresh headless Chromium on a 127.0.0.1 page
-// serving html, loaded. The examples use it where real code has a page from
-// its own rod.Browser. Calling done closes the page, its server and the
-// browser. A failure panics: an example has no *testing.T to fail.
+// examples holds the headless Chromium the examples share. Examples run
+// one at a time, each in a tab of its own that it closes when done, so
+// none sees another's; one browser spares each example a launch.
+var examples struct {
+	sync.Mutex
+	b   *testbrowser.Browser
+	err error
+}
+
+// exampleBrowser returns the examples' browser, launching it on first use.
+func exampleBrowser() (*testbrowser.Browser, error) {
+	examples.Lock()
+	defer examples.Unlock()
+	if examples.b == nil && examples.err == nil {
+		examples.b, examples.err = testbrowser.Launch()
+	}
+	return examples.b, examples.err
+}
+
+// closeExampleBrowser ends the examples' browser, if one was launched.
+// TestMain calls it after the examples, before checking for leaked
+// goroutines.
+func closeExampleBrowser() {
+	examples.Lock()
+	defer examples.Unlock()
+	if examples.b != nil {
+		examples.b.Close()
+		examples.b = nil
+	}
+}
+
+// exampleTab opens a tab of headless Chromium on a 127.0.0.1 page serving
+// html, loaded. The examples use it where real code has a page from its
+// own rod.Browser. Calling done closes the tab and its server. A failure
+// panics: an example has no *testing.T to fail.
 func exampleTab(html string) (page *rod.Page, done func()) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, html)
 	}))
-	b, err := testbrowser.Launch()
+	b, err := exampleBrowser()
 	if err != nil {
 		srv.Close()
 		panic(err)
 	}
-	done = func() { b.Close(); srv.Close() }
-
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	target, err := proto.TargetCreateTarget{URL: "about:blank"}.Call(b.Context(ctx))
-	if err == nil {
-		page, err = b.PageFromTarget(target.TargetID)
+	if err != nil {
+		srv.Close()
+		panic(fmt.Errorf("open example tab: %w", err))
 	}
+	done = func() {
+		// From the browser side: the tab may have crashed or hold a dialog.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_, _ = proto.TargetCloseTarget{TargetID: target.TargetID}.Call(b.Context(ctx))
+		srv.Close()
+	}
+	page, err = b.PageFromTarget(target.TargetID)
 	if err == nil {
 		err = page.Context(ctx).Navigate(srv.URL)
 	}

@@ -7,12 +7,14 @@ import (
 	"go.uber.org/goleak"
 )
 
-// closingM ends the shared browser after the tests and before goleak looks
-// for leaked goroutines, so rod's connection goroutines are not counted.
+// closingM ends the shared browser and the examples' after the tests and
+// before goleak looks for leaked goroutines, so rod's connection
+// goroutines are not counted.
 type closingM struct{ m *testing.M }
 
 func (c closingM) Run() int {
 	defer testbrowser.CloseShared()
+	defer closeExampleBrowser()
 	return c.m.Run()
 }
 

@@ -69,12 +69,19 @@ func TestNavigate(t *testing.T) {
 	}
 }
 
+// recoveryCycles is how many fault-recover-eval cycles each path runs in
+// the browser. The rules themselves (no stale refusal after a recovery, a
+// failed load refused at once) are held over cycles in both orders Chrome's
+// replies and events can come in by internal/engine's TestRecoveryShowsAtOnce,
+// with no browser; these cycles hold each real path to them.
+const recoveryCycles = 5
+
 // A recovery made by any call on the tab's session shows in the very next
 // eval, with no wait: chromedp applies a tab's events before the reply that
 // follows them, so no refusal after a recovery is stale.
 func TestRecoveryNextEvalWorks(t *testing.T) {
 	t.Parallel()
-	const cycles = 20
+	const cycles = recoveryCycles
 	recoveries := []struct {
 		name    string
 		fault   func(t *testing.T, f *fixture)
@@ -128,7 +135,7 @@ func TestRecoveryNextEvalWorks(t *testing.T) {
 // after its reply.
 func TestFailedNavigateShowsAtOnce(t *testing.T) {
 	t.Parallel()
-	const cycles = 20
+	const cycles = recoveryCycles
 	f := newFixture(t, nil, "/", nil)
 	late := 0
 	for i := range cycles {

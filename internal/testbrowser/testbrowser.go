@@ -33,14 +33,20 @@ type Browser struct {
 
 // Launch starts a fresh headless Chromium with its own user-data dir and
 // connects rod to it. The caller should call Close when finished.
-func Launch() (*Browser, error) { return launch("") }
+func Launch() (*Browser, error) { return launch("", 0) }
+
+// LaunchRenderers is Launch with at most n renderer processes, so that
+// tabs share renderers as they do in a browser with many tabs open, where
+// Chrome stops starting a renderer for each: a crash of one renderer then
+// takes several tabs with it.
+func LaunchRenderers(n int) (*Browser, error) { return launch("", n) }
 
 // LaunchDiscardable is Launch with chrome://discards enabled, through
 // which a test can discard a tab as the browser does to save memory. Chrome
 // turns its internal debugging pages off unless the user-data dir's Local
 // State says otherwise.
 func LaunchDiscardable() (*Browser, error) {
-	return launch(faultrows.DiscardLocalState)
+	return launch(faultrows.DiscardLocalState, 0)
 }
 
 // DiscardJS discards the tab whose URL starts with its argument, when
@@ -48,7 +54,7 @@ func LaunchDiscardable() (*Browser, error) {
 // browser from LaunchDiscardable; see [faultrows.DiscardJS].
 const DiscardJS = faultrows.DiscardJS
 
-func launch(localState string) (*Browser, error) {
+func launch(localState string, renderers int) (*Browser, error) {
 	bin, err := Bin()
 	if err != nil {
 		return nil, err
@@ -70,6 +76,9 @@ func launch(localState string) (*Browser, error) {
 		// Names under .invalid fail to resolve inside Chrome, as they would
 		// anywhere, without a DNS query leaving the machine.
 		Set("host-resolver-rules", "MAP *.invalid ~NOTFOUND")
+	if renderers > 0 {
+		l = l.Set("renderer-process-limit", fmt.Sprint(renderers))
+	}
 	u, err := l.Launch()
 	if err != nil {
 		_ = os.RemoveAll(dir)
@@ -101,9 +110,23 @@ func (b *Browser) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	_ = b.Browser.Context(ctx).Close()
-	b.Launcher.Kill()
-	waitExit(b.Launcher.PID())
+	pid := b.Launcher.PID()
+	killGroup(pid)
+	waitExit(pid)
 	_ = os.RemoveAll(b.dataDir)
+}
+
+// killGroup kills the browser's process group, its renderers with it, as
+// rod's Launcher.Kill does. Launcher.Kill first sleeps a second, in case
+// the browser is still starting its children; a test closes a browser that
+// has long finished starting, and every test that closes one would wait
+// that second for nothing.
+func killGroup(pid int) {
+	if pid <= 0 {
+		return
+	}
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	_ = syscall.Kill(pid, syscall.SIGKILL)
 }
 
 // waitExit waits up to two seconds for the process pid to be gone.
