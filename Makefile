@@ -4,14 +4,18 @@
 # CI (.ci/run) runs make test, then make fuzz and make bench-smoke.
 GO ?= go
 FUZZTIME ?= 30s
-# Nested modules (chromedpguard, and examples with their own go.mod) are
-# tested on their own.
-MODULES := chromedpguard $(patsubst %/go.mod,%,$(wildcard examples/*/go.mod))
+# Nested modules (chromedpguard, chromedp015guard, and examples with their
+# own go.mod) are tested on their own.
+MODULES := chromedpguard chromedp015guard $(patsubst %/go.mod,%,$(wildcard examples/*/go.mod))
 # Modules for chromedp users, which must not link go-rod.
-NOROD := chromedpguard examples/chromedp
+NOROD := chromedpguard chromedp015guard examples/chromedp
+# chromedp015guard builds against every chromedp release from v0.9.5, which
+# its go.mod requires, to v0.15: these go.mod files of its own pin two more,
+# which its tests run on too (go test -modfile).
+CHROMEDP015 := go.chromedp-v0.13.6.mod go.chromedp-v0.15.1.mod
 # Packages whose exported API api/<package name>.txt records: make lint
 # fails when a recorded name is gone or has changed.
-API := . tabstate chromedpguard
+API := . tabstate chromedpguard chromedp015guard
 # staticcheck at a pinned version, built from the Go module proxy.
 STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
@@ -24,6 +28,7 @@ lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt -l lists:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	@for m in $(MODULES); do (cd $$m && echo "go vet in $$m" && $(GO) vet ./...) || exit 1; done
+	@for f in $(CHROMEDP015); do (cd chromedp015guard && echo "go vet in chromedp015guard with $$f" && $(GO) vet -modfile=$$f ./...) || exit 1; done
 	@for m in $(NOROD); do if (cd $$m && $(GO) list -deps ./... | grep -q '^github.com/go-rod/'); then \
 		echo "$$m links go-rod: code for chromedp users must not"; exit 1; fi; done
 	$(STATICCHECK) ./...
@@ -41,6 +46,8 @@ test: browser lint
 	@$(GO) test -race -count=1 -timeout 5m -run '^TestSoak$$' -v . > .soak.log 2>&1; rc=$$?; \
 	if [ $$rc -ne 0 ]; then cat .soak.log; else grep -E '^(soak:|ok)' .soak.log; fi; rm -f .soak.log; exit $$rc
 	@for m in $(MODULES); do (cd $$m && echo "go test in $$m" && $(GO) test -race -count=1 -timeout 10m ./...) || exit 1; done
+	@for f in $(CHROMEDP015); do (cd chromedp015guard && echo "go test in chromedp015guard with $$f" && \
+		$(GO) test -race -count=1 -timeout 5m -modfile=$$f ./...) || exit 1; done
 
 demo: browser
 	$(GO) run ./examples/demo
