@@ -69,7 +69,7 @@ func TestServerEvalTimeout(t *testing.T) {
 	// What the timeout says the tab was doing depends on what the probes
 	// find in time; on an idle machine it is "busy running script on
 	// committed page URL: script terminated, the tab answers again".
-	requireAPIError(t, err, http.StatusGatewayTimeout, "eval timed out after 500ms (")
+	requireAPIError(t, err, http.StatusGatewayTimeout, "DOM read timed out after 500ms (")
 	assert.NotContains(t, err.Error(), "Watcher.", "the server's callers have endpoints, not Go calls")
 	assert.NotContains(t, err.Error(), "Options.")
 	// The server stops a runaway script, so the tab answers again.

@@ -19,7 +19,7 @@ import (
 var backendCall = regexp.MustCompile(`\((proto|page|runtime|debugger|target|chromedp)\.[A-Z]`)
 
 // backendOnly are names one backend has and the other has not.
-var backendOnly = []string{"Watcher.CloseTab", "chromedp", "go-rod"}
+var backendOnly = []string{"chromedp", "go-rod"}
 
 var sentinels = []error{
 	tabstate.ErrTabCrashed, tabstate.ErrNoDocument, tabstate.ErrTabClosed, tabstate.ErrTabDiscarded,
