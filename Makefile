@@ -19,7 +19,7 @@ API := . tabstate chromedpguard chromedp015guard
 # staticcheck at a pinned version, built from the Go module proxy.
 STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test demo browser lint api bench bench-smoke fuzz release
+.PHONY: test test-root test-soak $(MODULES:%=test-in/%) $(CHROMEDP015:%=test-chromedp015/%) demo browser lint api bench bench-smoke fuzz release
 
 browser:
 	@bash scripts/ensure-browser
@@ -40,14 +40,36 @@ lint:
 api:
 	GO=$(GO) $(GO) run ./internal/cmd/apicheck -w $(API)
 
-test: browser lint
+# make test runs lint and each module's tests side by side, as jobs of one
+# make -j: each job's output is shown whole when it ends (-O), every job
+# runs to its end (-k), and make test fails when any one failed. The jobs
+# start longest first. TESTJOBS bounds how many run at once: every test
+# job drives Chromium, and a 2-core machine starved any further slows
+# the renderers past the deadlines the fault rows set.
+TESTJOBS ?= 3
+TESTS := test-root test-in/chromedpguard lint test-soak $(patsubst %,test-in/%,$(filter-out chromedpguard,$(MODULES))) \
+	$(CHROMEDP015:%=test-chromedp015/%)
+
+test: browser
+	@$(MAKE) --no-print-directory -j$(TESTJOBS) -O -k $(TESTS)
+
+# test-root runs the root module's tests but the soak.
+test-root:
 	$(GO) test -race -count=1 -timeout 15m -skip '^TestSoak$$' ./...
-	@# The soak runs on its own with -v, so its summary line shows.
+
+# test-soak runs the soak on its own, with -v, so its summary line shows.
+test-soak:
 	@$(GO) test -race -count=1 -timeout 5m -run '^TestSoak$$' -v . > .soak.log 2>&1; rc=$$?; \
 	if [ $$rc -ne 0 ]; then cat .soak.log; else grep -E '^(soak:|ok)' .soak.log; fi; rm -f .soak.log; exit $$rc
-	@for m in $(MODULES); do (cd $$m && echo "go test in $$m" && $(GO) test -race -count=1 -timeout 10m ./...) || exit 1; done
-	@for f in $(CHROMEDP015); do (cd chromedp015guard && echo "go test in chromedp015guard with $$f" && \
-		$(GO) test -race -count=1 -timeout 5m -modfile=$$f ./...) || exit 1; done
+
+# test-in/M runs the tests of the nested module M.
+$(MODULES:%=test-in/%): test-in/%:
+	cd $* && $(GO) test -race -count=1 -timeout 10m ./...
+
+# test-chromedp015/F runs chromedp015guard's tests on the chromedp release
+# its go.mod file F pins.
+$(CHROMEDP015:%=test-chromedp015/%): test-chromedp015/%:
+	cd chromedp015guard && $(GO) test -race -count=1 -timeout 5m -modfile=$* ./...
 
 demo: browser
 	$(GO) run ./examples/demo

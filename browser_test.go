@@ -154,7 +154,11 @@ func labeledGoroutines(t testing.TB, name string) int {
 // channel keeps 256 changes, and the next change read counts the rest.
 func TestBrowserWatcherSlowConsumer(t *testing.T) {
 	t.Parallel()
-	b := dedicated(t)
+	// One renderer for every tab: the test opens 150, and starting a
+	// renderer for each is most of what they cost.
+	b, err := testbrowser.LaunchRenderers(1)
+	require.NoError(t, err)
+	t.Cleanup(b.Close)
 	srv := serve(t)
 	page := testbrowser.NewPage(t, b)
 	require.NoError(t, navigate(t, page, srv.URL))

@@ -313,9 +313,11 @@ func TestHandleDialog(t *testing.T) {
 // A renderer that dies after a navigation committed but before its page
 // loaded leaves Chrome's history at the entry before it, so Page.reload
 // alone would bring that page back. Reload reloads the page the tab had.
+// The trickling page holds the tab between commit and load for as long as
+// the test needs, so two tabs at once show what five did.
 func TestReloadAfterACrashMidLoad(t *testing.T) {
 	t.Parallel()
-	for i := range 5 {
+	for i := range 2 {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t, nil)

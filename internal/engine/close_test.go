@@ -1,0 +1,47 @@
+package engine_test
+
+import (
+	"encoding/json"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard/internal/engine"
+	"github.com/tabguard/tabguard/internal/enginetest"
+)
+
+// TestCloseTabAsksAgain holds CloseTab to Chrome's report that the tab is
+// gone, not to its answer: Chrome now and then answers Target.closeTarget
+// and leaves the tab open, so CloseTab asks again until the tab leaves the
+// list, and returns only then, in both orders of replies and events.
+func TestCloseTabAsksAgain(t *testing.T) {
+	const ignored = 2 // closes Chrome answers and does not do
+	for _, order := range orders {
+		t.Run(order.String(), func(t *testing.T) {
+			fx := setup(t, order, engine.Config{})
+			require.True(t, listed(fx.b, target), "the tab is listed before the close")
+			var asked atomic.Int32
+			fx.f.Handle("Target.closeTarget", func(string, json.RawMessage) enginetest.Reply {
+				reply := enginetest.Reply{Result: map[string]any{"success": true}}
+				if asked.Add(1) > ignored {
+					reply.Events = []enginetest.Event{func(b *engine.Browser) { b.TargetDestroyed(target) }}
+				}
+				return reply
+			})
+			require.NoError(t, fx.tab.CloseTab(deadline(t)))
+			assert.Equal(t, ignored+1, fx.f.Count("Target.closeTarget"), "asked until Chrome closed it")
+			assert.False(t, listed(fx.b, target), "CloseTab returned with the tab listed")
+		})
+	}
+}
+
+// listed reports whether b lists the tab id.
+func listed(b *engine.Browser, id string) bool {
+	for _, ti := range b.Tabs() {
+		if ti.TargetID == id {
+			return true
+		}
+	}
+	return false
+}
