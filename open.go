@@ -49,30 +49,39 @@ func (bw *BrowserWatcher) WatchTarget(ctx context.Context, id proto.TargetTarget
 }
 
 // attach makes the rod page of target within ctx. The page's own context
-// is the BrowserWatcher's, so it lives on after ctx.
-// When ctx ends first, a tab of the program's own (opened) is closed, which
-// ends the calls rod waits on; another is left alone, with rod's attach
-// going on in the background until it answers.
+// is a child of the BrowserWatcher's, so it lives on after ctx, and it ends
+// when the tab's session does.
+// When ctx ends first, that context is cancelled, which ends every call
+// rod's attach waits on: rod sends Emulation calls before it follows the
+// tab's detach, and Chrome may never answer them (measured under load: a
+// tab opened on a stalled page). A tab of the program's own (opened) is
+// also closed.
 func (bw *BrowserWatcher) attach(ctx context.Context, id proto.TargetTargetID, opened bool) (*rod.Page, error) {
 	type attached struct {
 		page *rod.Page
 		err  error
 	}
+	pctx, cancel := context.WithCancel(bw.browser.GetContext())
 	done := make(chan attached, 1) // buffered: an attach left behind still ends
 	go func() {
-		p, err := bw.browser.PageFromTarget(id)
+		p, err := bw.browser.Context(pctx).PageFromTarget(id)
 		done <- attached{p, err}
 	}()
 	select {
 	case a := <-done:
 		if a.err != nil {
+			cancel()
 			return nil, fmt.Errorf("attach to tab %s: %w", id, a.err)
 		}
+		context.AfterFunc(a.page.GetContext(), cancel) // the session ended
 		return a.page, nil
 	case <-ctx.Done():
 		if opened {
 			_ = bw.eng.CloseOwnTab(string(id))
-			<-done
+		}
+		cancel()
+		if a := <-done; a.page != nil && a.page.GetContext().Err() != nil {
+			bw.browser.RemoveState(id) // rod cached the page this attach made
 		}
 		return nil, fmt.Errorf("attach to tab %s: %w", id, ctx.Err())
 	}

@@ -28,6 +28,7 @@ const EnvBin = "TABGUARD_BROWSER"
 type Browser struct {
 	*rod.Browser
 	Launcher *launcher.Launcher
+	URL      string // the DevTools WebSocket URL, for a second connection
 	dataDir  string
 }
 
@@ -90,7 +91,7 @@ func launch(localState string, renderers int) (*Browser, error) {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("connect to %s: %w", bin, err)
 	}
-	return &Browser{Browser: b, Launcher: l, dataDir: dir}, nil
+	return &Browser{Browser: b, Launcher: l, URL: u, dataDir: dir}, nil
 }
 
 // Bin returns the browser binary: $TABGUARD_BROWSER, or a system Chromium.
