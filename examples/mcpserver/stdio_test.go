@@ -15,7 +15,10 @@ import (
 
 // server builds the command once for the test and starts it over real
 // stdio, with a temporary folder of the test's own, where the browser's
-// profile folder goes.
+// profile folder goes. Closing the session closes stdin and waits for the
+// exit: the transport signals the server only after a minute, so a server
+// that does not exit on its own is caught by the test's deadline, never
+// stopped for it.
 func server(t *testing.T) (*mcp.ClientSession, *exec.Cmd, string) {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "mcpserver")
@@ -27,7 +30,7 @@ func server(t *testing.T) (*mcp.ClientSession, *exec.Cmd, string) {
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	cmd.Stderr = os.Stderr
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0.0.1"}, nil).
-		Connect(testContext(t, 30*time.Second), &mcp.CommandTransport{Command: cmd, TerminateDuration: 3 * time.Second}, nil)
+		Connect(testContext(t, 30*time.Second), &mcp.CommandTransport{Command: cmd, TerminateDuration: time.Minute}, nil)
 	require.NoError(t, err)
 	return cs, cmd, tmp
 }
@@ -41,7 +44,7 @@ func profiles(t *testing.T, tmp string) []string {
 }
 
 // Over real stdio, a client sees every tool, drives a tab, and the server
-// exits within 500 ms of stdin closing, leaving no profile folder behind.
+// exits on its own when stdin closes, leaving no profile folder behind.
 func TestStdio(t *testing.T) {
 	cs, cmd, tmp := server(t)
 	tools, err := cs.ListTools(testContext(t, 10*time.Second), nil)
@@ -58,10 +61,17 @@ func TestStdio(t *testing.T) {
 	assert.Len(t, profiles(t, tmp), 1, "the browser's profile folder, while it runs")
 
 	start := time.Now()
-	require.NoError(t, cs.Close()) // closes stdin, waits for the exit
-	exited := time.Since(start)
-	t.Logf("exited %v after stdin closed", exited)
-	assert.Less(t, exited, 500*time.Millisecond)
+	closed := make(chan error, 1)
+	go func() { closed <- cs.Close() }() // closes stdin, waits for the exit
+	select {
+	case err := <-closed:
+		require.NoError(t, err)
+		t.Logf("exited %v after stdin closed", time.Since(start))
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		<-closed
+		t.Fatal("the server did not exit within 30s of stdin closing")
+	}
 	assert.True(t, cmd.ProcessState.Success(), "exit status %v", cmd.ProcessState)
 	assert.Empty(t, profiles(t, tmp), "the profile folder is removed")
 }
@@ -78,8 +88,8 @@ func TestStdioSignals(t *testing.T) {
 			go func() { done <- cs.Wait() }()
 			select {
 			case <-done:
-			case <-time.After(5 * time.Second):
-				t.Fatalf("still running 5s after %v", sig)
+			case <-time.After(30 * time.Second):
+				t.Fatalf("still running 30s after %v", sig)
 			}
 			_ = cs.Close()
 			assert.Empty(t, profiles(t, tmp), "the profile folder is removed")

@@ -21,7 +21,7 @@ import (
 // connect serves the tools to an in-memory client session for t.
 func connect(t *testing.T) *mcp.ClientSession {
 	t.Helper()
-	s, tools, err := newServer(testBrowser, &tabguard.Options{EvalTimeout: 2 * time.Second, URLs: config{blocked: defaultBlocked}.policy()})
+	s, tools, err := newServer(testBrowser, &tabguard.Options{EvalTimeout: 5 * time.Second, URLs: config{blocked: defaultBlocked}.policy()})
 	require.NoError(t, err)
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := testContext(t, 10*time.Second)
@@ -202,7 +202,7 @@ func TestRecoverWithTheTools(t *testing.T) {
 		res := call(t, cs, "eval_in_tab", map[string]any{"tab": tab, "js": "() => 1"})
 		msg = text(t, res)
 		return res.IsError
-	}, 5*time.Second, 20*time.Millisecond)
+	}, 15*time.Second, 20*time.Millisecond)
 	assert.Equal(t, "tab renderer crashed (reason: crashed): call reload_tab", msg)
 	ti, _ := listed(t, cs, tab)
 	assert.Equal(t, msg, ti.Problem, "list_tabs says it too, asking no page")
@@ -213,7 +213,7 @@ func TestRecoverWithTheTools(t *testing.T) {
 	require.Eventually(t, func() bool {
 		ti, _ := listed(t, cs, tab)
 		return ti.Problem != ""
-	}, 5*time.Second, 20*time.Millisecond)
+	}, 15*time.Second, 20*time.Millisecond)
 	assert.Equal(t, `tab has a JavaScript dialog open: alert "stop": call handle_dialog`, fails(t, cs, "eval_in_tab", map[string]any{"tab": tab, "js": "() => 1"}))
 	ok(t, cs, "handle_dialog", map[string]any{"tab": tab, "accept": true}, nil)
 	ok(t, cs, "eval_in_tab", map[string]any{"tab": tab, "js": "() => 1"}, nil)
