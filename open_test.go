@@ -2,12 +2,11 @@ package tabguard_test
 
 import (
 	"context"
+	"regexp"
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -139,46 +138,30 @@ func TestCloseTabJustOpened(t *testing.T) {
 	}
 }
 
-// unanswered is rod's CDP client with one method Chrome never answers: a
-// call of it waits until its context ends.
-type unanswered struct {
-	rod.CDPClient
-	method string
-}
-
-func (c unanswered) Call(ctx context.Context, sessionID, method string, params any) ([]byte, error) {
-	if method == c.method {
-		<-ctx.Done()
-		return nil, ctx.Err()
-	}
-	return c.CDPClient.Call(ctx, sessionID, method, params)
-}
-
 // rod's attach sends an Emulation call before it follows the tab's detach;
 // when Chrome never answers it (seen under load), Open still answers when
 // its context ends, closes the tab, and leaves nothing waiting.
 func TestOpenWhenTheAttachIsNotAnswered(t *testing.T) {
 	t.Parallel()
-	conn, _, err := websocket.Dial(testbrowser.Context(t, 10*time.Second), testbrowser.Shared(t).URL, nil)
-	require.NoError(t, err)
-	conn.SetReadLimit(-1)
-	t.Cleanup(func() { _ = conn.CloseNow() })
-	b := rod.New().Client(unanswered{cdp.New().Start(ownTransport{conn}), "Emulation.setDeviceMetricsOverride"})
-	require.NoError(t, b.Connect())
-	bw := watchBrowser(t, b, nil)
-	before := len(bw.Tabs())
+	w := newWire(t)
+	w.hold("Emulation.setDeviceMetricsOverride")
+	bw := watchBrowser(t, w.browser(t), nil)
 
 	done := make(chan error, 1)
 	go func() {
 		_, err := bw.Open(testbrowser.Context(t, time.Second), "")
 		done <- err
 	}()
+	var err error
 	select {
-	case err := <-done:
-		require.ErrorIs(t, err, context.DeadlineExceeded)
-		assert.ErrorContains(t, err, "attach to tab")
+	case err = <-done:
 	case <-time.After(20 * time.Second):
 		t.Fatal("Open did not answer within 20s of its 1s deadline")
 	}
-	assert.Len(t, bw.Tabs(), before, "the tab Open gave up on is closed")
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	m := regexp.MustCompile(`^attach to tab ([0-9A-F]+): context deadline exceeded$`).FindStringSubmatch(err.Error())
+	require.NotNil(t, m, "error %q", err)
+	for _, ti := range bw.Tabs() {
+		assert.NotEqual(t, m[1], string(ti.TargetID), "the tab Open gave up on is closed")
+	}
 }

@@ -186,7 +186,7 @@ func serve(t testing.TB) *httptest.Server {
 	mux.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) {
 		var kb int
 		fmt.Sscan(r.URL.Query().Get("kb"), &kb)
-		fmt.Fprint(w, "<!doctype html><html><body>")
+		fmt.Fprint(w, "<!doctype html><html><body hidden>")
 		row := "<p>" + strings.Repeat("héllo wörld 日本語 👩‍💻 ", 100) + "</p>\n"
 		fmt.Fprint(w, strings.Repeat(row, kb*1024/len(row)+1))
 		fmt.Fprint(w, "</body></html>")

@@ -98,21 +98,29 @@ func (s *Server) Open(ctx context.Context, url string) (string, error) {
 	lctx, cancel := context.WithTimeout(ctx, s.loadTimeout)
 	defer cancel()
 	w, err := s.bw.Open(lctx, url)
-	if w == nil {
+	id := ""
+	if w != nil {
+		w = s.keep(w)
+		id = string(w.TargetID())
+		if err == nil {
+			err = loaded(lctx, w)
+		}
+	}
+	if err == nil {
+		return id, nil
+	}
+	// The load timeout ends what runs out of it, the attach to a new tab
+	// as well as its load; any other failure with no tab is the caller's
+	// (a blocked URL, a browser gone).
+	timedOut := errors.Is(lctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+	if w == nil && !timedOut {
 		return "", err
 	}
-	w = s.keep(w)
-	if err == nil {
-		err = loaded(lctx, w)
+	le := &loadError{url: url, err: err}
+	if timedOut {
+		le.within = s.loadTimeout
 	}
-	if err != nil {
-		le := &loadError{url: url, err: err}
-		if errors.Is(lctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
-			le.within = s.loadTimeout
-		}
-		return string(w.TargetID()), le
-	}
-	return string(w.TargetID()), nil
+	return id, le
 }
 
 // load runs a navigation on tab id (Navigate or Reload) and waits for the

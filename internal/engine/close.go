@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/tabguard/tabguard/tabstate"
@@ -26,6 +27,9 @@ func (b *Browser) CloseTarget(ctx context.Context, id string) error {
 	removed := b.removed(id)
 	call := func() error { return b.d.Call(ctx, "Target.closeTarget", targetParams{TargetID: id}, nil) }
 	if err := call(); err != nil {
+		if b.noTarget(err) {
+			return nil // gone already: what closing it was for
+		}
 		return err
 	}
 	b.mu.RLock()
@@ -46,6 +50,13 @@ func (b *Browser) CloseTarget(ctx context.Context, id string) error {
 			_ = call()
 		}
 	}
+}
+
+// noTarget reports whether err is Chrome's answer about a target it does
+// not have.
+func (b *Browser) noTarget(err error) bool {
+	f := b.classify(err)
+	return f.Kind == Protocol && f.Code == -32602 && strings.Contains(f.Message, "No target with given id")
 }
 
 // CloseOwnTab closes tab id within closeTabTimeout, where Open gives up on

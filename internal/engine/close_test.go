@@ -45,3 +45,20 @@ func listed(b *engine.Browser, id string) bool {
 	}
 	return false
 }
+
+// A tab Chrome no longer has is closed: CloseOwnTab, where Open gives up
+// on a tab, and CloseTab both take Chrome's "No target with given id"
+// for what they were asked to do, and ask once.
+func TestCloseTabGoneAlready(t *testing.T) {
+	for _, order := range orders {
+		t.Run(order.String(), func(t *testing.T) {
+			fx := setup(t, order, engine.Config{})
+			fx.f.Handle("Target.closeTarget", func(string, json.RawMessage) enginetest.Reply {
+				return enginetest.Reply{Err: &enginetest.ProtocolError{Code: -32602, Message: "No target with given id found"}}
+			})
+			require.NoError(t, fx.b.CloseOwnTab("elsewhere"))
+			require.NoError(t, fx.tab.CloseTab(deadline(t)))
+			assert.Equal(t, 2, fx.f.Count("Target.closeTarget"))
+		})
+	}
+}

@@ -254,8 +254,7 @@ func (t *Tab) classify(err error) error {
 		// Chrome answers held calls so when the crashed tab is navigated
 		// again; the state already has the crash from its events.
 		return t.blocked(tabstate.ErrTabCrashed)
-	case f.Kind == Detached, f.Kind == Protocol && (f.Code == -32001 ||
-		f.Code == -32602 && strings.Contains(f.Message, "No target with given id")):
+	case f.Kind == Detached, f.Kind == Protocol && f.Code == -32001, t.b.noTarget(err):
 		return t.blocked(tabstate.ErrTabClosed)
 	case f.Kind == Protocol && f.Code == -32000 && (f.Message == "Inspected target navigated or closed" ||
 		strings.HasPrefix(f.Message, "Cannot find default execution context") ||
