@@ -106,7 +106,7 @@ func bigDOM(t *testing.T, f *fixture) outcome {
 	require.Positive(t, i, "no truncation notice")
 	assert.LessOrEqual(t, i, chromedpguard.DefaultMaxDOMBytes)
 	assert.Contains(t, dom.HTML[i:], " of "+strconv.Itoa(dom.Size)+" bytes")
-	assert.True(t, strings.HasPrefix(dom.HTML, "<html><head></head><body><p>héllo wörld"), "not a prefix: %.40q", dom.HTML)
+	assert.True(t, strings.HasPrefix(dom.HTML, `<html><head></head><body hidden=""><p>héllo wörld`), "not a prefix: %.40q", dom.HTML)
 	return out
 }
 

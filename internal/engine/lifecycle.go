@@ -83,8 +83,11 @@ func (t *Tab) load(ctx context.Context, op string, start func(context.Context) (
 		n0 := t.tab.Navigations()
 		t.mu.Unlock()
 		loader, done, err := start(ctx)
-		if err != nil || done {
-			return err
+		if err != nil {
+			return t.crashWins(ctx, err)
+		}
+		if done {
+			return nil
 		}
 		return t.awaitCommit(ctx, loader, n0)
 	})
@@ -102,15 +105,18 @@ func (t *Tab) load(ctx context.Context, op string, start func(context.Context) (
 	return err
 }
 
-// crashWins returns err, the refusal of a navigation whose load failed,
-// unless the renderer died under it. A renderer that dies during a
-// navigation makes Chrome abort it (net::ERR_ABORTED, or net::ERR_FAILED),
-// and the abort, in the reply or in the events, may come before the crash
-// event: the crash, the real reason, wins when it arrives within eventGrace.
+// crashWins returns err, the failure of a navigation, unless the renderer
+// died under it. A renderer that dies during a navigation makes Chrome
+// abort it (net::ERR_ABORTED, or net::ERR_FAILED), or answer the command
+// "Not attached to an active page", and the abort, in the reply or in the
+// events, may come before the crash event: the crash, the real reason,
+// wins when it arrives within eventGrace.
 func (t *Tab) crashWins(ctx context.Context, err error) error {
 	be, _ := err.(*tabstate.BlockedError)
+	f := t.b.classify(err)
 	generic := be != nil && be.Reason == tabstate.ErrNoDocument &&
-		(be.Detail == "net::ERR_ABORTED" || be.Detail == "net::ERR_FAILED")
+		(be.Detail == "net::ERR_ABORTED" || be.Detail == "net::ERR_FAILED") ||
+		f.Kind == Protocol && f.Code == -32000 && f.Message == "Not attached to an active page"
 	wait := time.Duration(0)
 	if generic {
 		wait = eventGrace

@@ -158,6 +158,24 @@ func TestCrashWinsOverAbort(t *testing.T) {
 	}
 }
 
+// TestCrashWinsOverDetachedPage holds that a renderer killed under a
+// reload answers Reload with the crash: Chrome answers Page.reload "Not
+// attached to an active page" before it reports the crash.
+func TestCrashWinsOverDetachedPage(t *testing.T) {
+	for _, order := range orders {
+		t.Run(order.String(), func(t *testing.T) {
+			fx := setup(t, order, engine.Config{EvalTimeout: 5 * time.Second})
+			fx.f.Handle("Page.reload", func(string, json.RawMessage) enginetest.Reply {
+				time.AfterFunc(20*time.Millisecond, func() { fx.f.Push(crash("killed")...) })
+				return enginetest.Reply{Err: &enginetest.ProtocolError{Code: -32000, Message: "Not attached to an active page"}}
+			})
+			err := fx.tab.Reload(deadline(t))
+			require.ErrorIs(t, err, tabstate.ErrTabCrashed)
+			assert.Contains(t, err.Error(), "(reason: killed)")
+		})
+	}
+}
+
 // TestPauseEndsWithResume holds that a pause the page resumes from a
 // moment after a call asks is no refusal: Chrome sends Debugger.resumed
 // after its reply to Debugger.resume.
