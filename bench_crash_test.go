@@ -39,7 +39,8 @@ func BenchmarkCrashToAnswer(b *testing.B) {
 
 	var guard, chrome, lag, timedOut, watched benchutil.Samples
 	rawEarly, i := 0, 0
-	for b.Loop() {
+	b.ResetTimer()
+	for range b.N {
 		c := crashInFlight(b, ctx, page, w, i%baselineEvery == 0, timeout)
 		guard, chrome, lag = append(guard, c.guard), append(chrome, c.chrome), append(lag, c.guard-c.chrome)
 		watched = append(watched, c.watched)

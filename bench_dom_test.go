@@ -77,7 +77,8 @@ func BenchmarkDOM5MB(b *testing.B) {
 		wy.bytes = meter.BytesRead() - before
 	}
 	i := 0
-	for b.Loop() {
+	b.ResetTimer()
+	for range b.N {
 		for j := range ways {
 			measure(ways[(i+j)%len(ways)])
 		}

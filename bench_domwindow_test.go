@@ -84,7 +84,8 @@ func BenchmarkDOMWindows(b *testing.B) {
 		},
 	}
 	i := 0
-	for b.Loop() {
+	b.ResetTimer()
+	for range b.N {
 		for j := range steps {
 			steps[(i+j)%len(steps)]()
 		}

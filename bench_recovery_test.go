@@ -69,7 +69,8 @@ func BenchmarkRecovery(b *testing.B) {
 			ctx := testbrowser.Context(b, 5*time.Minute)
 			var guard, raw benchutil.Samples
 			stale, i := 0, 0
-			for b.Loop() {
+			b.ResetTimer()
+			for range b.N {
 				cycles := []func(){
 					func() {
 						path.fault(b, watched)

@@ -62,7 +62,8 @@ func BenchmarkScale(b *testing.B) {
 	var rod200, watched, watchTime benchutil.Samples
 	var goroutines, heap []float64
 	i := 0
-	for b.Loop() {
+	b.ResetTimer()
+	for range b.N {
 		rodBurst := func() { rod200 = append(rod200, nsDuration(burst())) }
 		watchedBurst := func() {
 			bw, g, h, d := watchAll(b, mb, pages)

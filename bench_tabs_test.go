@@ -59,7 +59,8 @@ func BenchmarkManyTabs(b *testing.B) {
 
 	var phases []window
 	i := 0
-	for b.Loop() {
+	b.ResetTimer()
+	for range b.N {
 		for _, crashing := range []bool{i%2 == 1, i%2 == 0} {
 			start := time.Now()
 			if crashing {

@@ -103,7 +103,8 @@ func BenchmarkHealthyEval(b *testing.B) {
 	var rawS, guardS, oddS, evenS benchutil.Samples
 	rawReqs, guardReqs = 0, 0
 	i := 0
-	for b.Loop() {
+	b.ResetTimer()
+	for range b.N {
 		var r, g time.Duration
 		if i%2 == 0 {
 			r, g = rawEval(), guardedEval()
@@ -192,7 +193,8 @@ func benchRefusals(b *testing.B, page *rod.Page, w *tabguard.Watcher, want error
 	ctx := testbrowser.Context(b, 5*time.Minute)
 	info := proto.TargetGetTargetInfo{TargetID: page.TargetID}
 	var s, rt benchutil.Samples
-	for b.Loop() {
+	b.ResetTimer()
+	for range b.N {
 		var err error
 		s = append(s, benchutil.Time(func() { _, err = w.Eval(ctx, `() => 1`) }))
 		if !errors.Is(err, want) {
@@ -232,7 +234,8 @@ func BenchmarkTruncateDOMScaling(b *testing.B) {
 		inputs[k] = strings.Repeat(row, mb<<20/len(row)+1)
 	}
 	times := make([]benchutil.Samples, len(sizes))
-	for b.Loop() {
+	b.ResetTimer()
+	for range b.N {
 		for k, in := range inputs {
 			times[k] = append(times[k], benchutil.Time(func() { tabguard.TruncateDOM(in, tabguard.DefaultMaxDOMBytes) }))
 		}

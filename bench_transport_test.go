@@ -50,7 +50,8 @@ func BenchmarkTransport(b *testing.B) {
 	}
 	var rodS, connectS benchutil.Samples
 	i := 0
-	for b.Loop() {
+	b.ResetTimer()
+	for range b.N {
 		first := i%2 == 0
 		a, c := evals[first](), evals[!first]()
 		if first {

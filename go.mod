@@ -1,6 +1,6 @@
 module github.com/tabguard/tabguard
 
-go 1.24
+go 1.23
 
 require (
 	github.com/coder/websocket v1.8.15

@@ -1,6 +1,6 @@
 module github.com/tabguard/tabguard/chromedp015guard
 
-go 1.24
+go 1.23
 
 replace github.com/tabguard/tabguard => ../
 

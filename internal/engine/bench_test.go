@@ -15,7 +15,8 @@ func BenchmarkDo(b *testing.B) {
 	fx := setupB(b)
 	ctx := context.Background()
 	b.ReportAllocs()
-	for b.Loop() {
+	b.ResetTimer()
+	for range b.N {
 		if err := fx.tab.Do(ctx, "", ok); err != nil {
 			b.Fatal(err)
 		}

@@ -3,8 +3,9 @@ package engine
 import "encoding/json"
 
 // The CDP messages the engine sends, with the fields it uses. Every field
-// is sent, or left out only when zero (omitzero, which encoding/json and
-// chromedp's jsonv2 both treat so): no bool is ever dropped.
+// is sent, or, a string, left out only when empty (omitempty, which
+// encoding/json and chromedp's jsonv2 both treat so for a string): no bool
+// is ever dropped.
 
 type navigateParams struct {
 	URL string `json:"url"`
@@ -12,13 +13,13 @@ type navigateParams struct {
 
 type navigateResult struct {
 	FrameID   string `json:"frameId"`
-	LoaderID  string `json:"loaderId,omitzero"`
-	ErrorText string `json:"errorText,omitzero"`
+	LoaderID  string `json:"loaderId,omitempty"`
+	ErrorText string `json:"errorText,omitempty"`
 }
 
 type handleDialogParams struct {
 	Accept     bool   `json:"accept"`
-	PromptText string `json:"promptText,omitzero"`
+	PromptText string `json:"promptText,omitempty"`
 }
 
 type evaluateParams struct {
@@ -30,9 +31,9 @@ type evaluateParams struct {
 type evaluateResult struct {
 	Result struct {
 		Type  string          `json:"type"`
-		Value json.RawMessage `json:"value,omitzero"`
+		Value json.RawMessage `json:"value,omitempty"`
 	} `json:"result"`
-	ExceptionDetails json.RawMessage `json:"exceptionDetails,omitzero"`
+	ExceptionDetails json.RawMessage `json:"exceptionDetails,omitempty"`
 }
 
 type targetParams struct {

@@ -94,5 +94,5 @@ type TargetInfo struct {
 	Title    string `json:"title"`
 	URL      string `json:"url"`
 	Attached bool   `json:"attached"`
-	OpenerID string `json:"openerId,omitzero"`
+	OpenerID string `json:"openerId,omitempty"`
 }
