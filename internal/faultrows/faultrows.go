@@ -21,7 +21,7 @@ import (
 // asserts no time (the machine is shared): a refusal must be a
 // [tabstate.BlockedError], which the state machine gives without waiting,
 // and a timeout must name its own limit.
-const DefaultTimeout = 600 * time.Millisecond
+const DefaultTimeout = 2 * time.Second
 
 // Backend is one of the two backends a row runs on.
 type Backend uint8

@@ -38,7 +38,7 @@ func scriptRows() []Row {
 		{
 			Name:  "while(true)",
 			Want:  tabstate.ErrEvalTimeout,
-			Msg:   []string{"eval timed out after 600ms", "busy running script on committed page", "set Options.TerminateOnTimeout or call Runtime.terminateExecution"},
+			Msg:   []string{"eval timed out after 2s", "busy running script on committed page", "set Options.TerminateOnTimeout or call Runtime.terminateExecution"},
 			Cause: tabstate.TimeoutBusyScript,
 			Rod:   Diff{Msg: []string{"Runtime.terminateExecution to stop it"}},
 			Chromedp: Diff{Msg: []string{"Runtime.terminateExecution (runtime.TerminateExecution) to stop it"},
@@ -47,7 +47,7 @@ func scriptRows() []Row {
 		{
 			Name: "while(true) with TerminateOnTimeout", TerminateOnTimeout: true,
 			Want:  tabstate.ErrEvalTimeout,
-			Msg:   []string{"eval timed out after 600ms", "busy running script on committed page", "terminat"},
+			Msg:   []string{"eval timed out after 2s", "busy running script on committed page", "terminat"},
 			Cause: tabstate.TimeoutBusyScript,
 		},
 		{
@@ -62,7 +62,7 @@ func scriptRows() []Row {
 			// watcher would rightly find it hidden.
 			Name: "promise never settles", Browser: Dedicated,
 			Want:  tabstate.ErrEvalTimeout,
-			Msg:   []string{"eval timed out after 600ms", "answers, but the eval's promise never settled"},
+			Msg:   []string{"eval timed out after 2s", "answers, but the eval's promise never settled"},
 			Cause: tabstate.TimeoutUnsettled,
 		},
 	}

@@ -25,7 +25,7 @@ func helperRows() []Row {
 			// and TerminateOnTimeout stops the loop.
 			Name: "screenshot while the page loops", TerminateOnTimeout: true,
 			Want:  tabstate.ErrEvalTimeout,
-			Msg:   []string{"screenshot timed out after 600ms", "busy running script on committed page", "script terminated"},
+			Msg:   []string{"screenshot timed out after 2s", "busy running script on committed page", "script terminated"},
 			Cause: tabstate.TimeoutBusyScript,
 		},
 	}
