@@ -44,9 +44,9 @@ api:
 # make -j: each job's output is shown whole when it ends (-O), every job
 # runs to its end (-k), and make test fails when any one failed. The jobs
 # start longest first. TESTJOBS bounds how many run at once: every test
-# job drives Chromium, and a 2-core machine starved any further slows
-# the renderers past the deadlines the fault rows set.
-TESTJOBS ?= 3
+# job drives Chromium, and on a 2-core machine three jobs drove the load
+# average to 25, where Chrome took over 5 s to load a small page.
+TESTJOBS ?= 2
 TESTS := test-root test-in/chromedpguard lint test-soak $(patsubst %,test-in/%,$(filter-out chromedpguard,$(MODULES))) \
 	$(CHROMEDP015:%=test-chromedp015/%)
 

@@ -137,11 +137,24 @@ func TestResetOnRodTransport(t *testing.T) {
 	}
 }
 
+// Without a heartbeat, the same pool closes the idle connection, and the
+// next eval says the browser is gone: what the heartbeat test keeps from
+// happening does happen.
+func TestIdleSessionReapedWithoutHeartbeat(t *testing.T) {
+	t.Parallel()
+	f := newPoolFixture(t, nil, nil)
+	f.proxy.ReapIdle(time.Second)
+	time.Sleep(3 * time.Second) // idle
+	_, err := f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => 1`)
+	require.ErrorIs(t, err, tabguard.ErrBrowserGone)
+}
+
 // A pool that closes connections with no client traffic for 3 s keeps a
 // watcher's connection open when it beats every second.
 func TestHeartbeatKeepsIdleSessionAlive(t *testing.T) {
 	t.Parallel()
-	f := newPoolFixture(t, &tabguard.Options{Heartbeat: time.Second}, func(p *faultproxy.Proxy) { p.ReapIdle = 3 * time.Second })
+	f := newPoolFixture(t, &tabguard.Options{Heartbeat: time.Second}, nil)
+	f.proxy.ReapIdle(3 * time.Second)
 	time.Sleep(8 * time.Second) // idle, but for the heartbeat
 	res, err := f.w.Eval(testbrowser.Context(t, 5*time.Second), `() => 6 * 7`)
 	require.NoError(t, err)

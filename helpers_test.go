@@ -133,13 +133,13 @@ func crash(t testing.TB, page *rod.Page) {
 	}
 }
 
-// eventually polls cond every 10 ms until it holds or 5 s pass.
+// eventually polls cond every 10 ms until it holds or 20 s pass.
 func eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out after 5s waiting for %s", what)
+			t.Fatalf("timed out after 20s waiting for %s", what)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -14,9 +14,9 @@ import (
 
 // TestEvalAndActions: the healthy path, through the watcher and through
 // chromedp.Run with the guarded actions, as a chromedp v0.15 program runs
-// them.
+// them. It runs alone, before the parallel tests: a tab another test opens
+// hides this one, and Chrome takes no screenshot of a hidden tab.
 func TestEvalAndActions(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t, nil)
 	ctx := within(t, 10*time.Second)
 	res, err := f.w.Eval(ctx, `(a, b) => a + b`, 40, 2)

@@ -137,13 +137,13 @@ func (f *fixture) evalAsync(t *testing.T, js string) func(from time.Time) outcom
 	}
 }
 
-// eventually polls cond every 10 ms until it holds or 10 s pass.
+// eventually polls cond every 10 ms until it holds or 20 s pass.
 func eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out after 10s waiting for %s", what)
+			t.Fatalf("timed out after 20s waiting for %s", what)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

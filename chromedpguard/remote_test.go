@@ -170,7 +170,8 @@ func TestRemoteFaults(t *testing.T) {
 // watcher's connection open when it beats every second.
 func TestHeartbeatKeepsIdleSessionAlive(t *testing.T) {
 	t.Parallel()
-	f := newPoolFixture(t, &chromedpguard.Options{Heartbeat: time.Second}, func(p *faultproxy.Proxy) { p.ReapIdle = 3 * time.Second })
+	f := newPoolFixture(t, &chromedpguard.Options{Heartbeat: time.Second}, nil)
+	f.proxy.ReapIdle(3 * time.Second)
 	time.Sleep(8 * time.Second) // idle, but for the heartbeat
 	res, err := f.w.Eval(within(t, 5*time.Second), `() => 6 * 7`)
 	require.NoError(t, err)

@@ -155,13 +155,13 @@ func listed(t *testing.T, c *Client, id string) (TabInfo, bool) {
 	return TabInfo{}, false
 }
 
-// eventually polls cond every 20 ms until it holds or 5 s pass.
+// eventually polls cond every 20 ms until it holds or 20 s pass.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out after 5s waiting for %s", what)
+			t.Fatalf("timed out after 20s waiting for %s", what)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

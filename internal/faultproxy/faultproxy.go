@@ -21,10 +21,9 @@ import (
 // one brings: it stops forwarding, resets, writes bytes of its own into the
 // upgraded socket, closes connections that stay idle, or never admits them.
 type Proxy struct {
-	ln     net.Listener
-	target string // host:port of the browser
-	// ReapIdle closes a connection whose client sent nothing for that long.
-	ReapIdle time.Duration
+	ln       net.Listener
+	target   string       // host:port of the browser
+	reapIdle atomic.Int64 // a time.Duration; see ReapIdle
 	// Queue holds every connection without ever reaching the browser.
 	Queue bool
 
@@ -38,6 +37,7 @@ type Proxy struct {
 type proxyConn struct {
 	client, server net.Conn
 	stall          chan struct{} // closed to stop forwarding both ways
+	done           chan struct{} // closed when both pipes have ended
 	lastSent       atomic.Int64  // unix nanoseconds of the client's last bytes
 }
 
@@ -96,20 +96,29 @@ func (p *Proxy) serve(client net.Conn) {
 		_ = client.Close()
 		return
 	}
-	pc := &proxyConn{client: client, server: server, stall: make(chan struct{})}
+	pc := &proxyConn{client: client, server: server, stall: make(chan struct{}), done: make(chan struct{})}
 	pc.lastSent.Store(time.Now().UnixNano())
 	p.mu.Lock()
 	p.conns = append(p.conns, pc)
 	p.mu.Unlock()
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { defer wg.Done(); pc.pipe(server, client, true) }()
-	go func() { defer wg.Done(); pc.pipe(client, server, false) }()
-	if p.ReapIdle > 0 {
-		wg.Add(1)
-		go func() { defer wg.Done(); pc.reap(p.ReapIdle) }()
-	}
-	wg.Wait()
+	reaped := make(chan struct{})
+	go func() { defer close(reaped); pc.reap(&p.reapIdle) }()
+	var pipes sync.WaitGroup
+	pipes.Add(2)
+	go func() { defer pipes.Done(); pc.pipe(server, client, true) }()
+	go func() { defer pipes.Done(); pc.pipe(client, server, false) }()
+	pipes.Wait()
+	close(pc.done)
+	<-reaped
+}
+
+// ReapIdle makes the proxy close, from now on, each connection whose client
+// sends nothing for idle, as a pool does with idle sessions; 0 stops it. A
+// test sets it once its tab is open: the client is quiet while Chrome
+// opens a tab, which takes seconds on a busy machine.
+func (p *Proxy) ReapIdle(idle time.Duration) {
+	p.each(func(pc *proxyConn) { pc.lastSent.Store(time.Now().UnixNano()) })
+	p.reapIdle.Store(int64(idle))
 }
 
 // pipe copies src to dst until either ends; once stalled it holds what it
@@ -140,11 +149,20 @@ func (pc *proxyConn) pipe(dst, src net.Conn, fromClient bool) {
 	}
 }
 
-// reap closes the connection once its client sent nothing for idle.
-func (pc *proxyConn) reap(idle time.Duration) {
+// reap closes the connection once its client sent nothing for the idle
+// time the proxy sets, if it sets one, and returns when the connection
+// ends.
+func (pc *proxyConn) reap(idle *atomic.Int64) {
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
 	for {
-		time.Sleep(idle / 10)
-		if time.Since(time.Unix(0, pc.lastSent.Load())) > idle {
+		select {
+		case <-pc.done:
+			return
+		case <-tick.C:
+		}
+		d := time.Duration(idle.Load())
+		if d > 0 && time.Since(time.Unix(0, pc.lastSent.Load())) > d {
 			_ = pc.client.Close()
 			_ = pc.server.Close()
 			return
