@@ -349,7 +349,7 @@ func TestBrowserWatcherTabs(t *testing.T) {
 	nextChange(t, bw, tabguard.TabCrashed, "")
 	_, err = wOpener.Wait(ctx, func(s tabguard.TabState) bool { return s.Crashed })
 	require.NoError(t, err, "the opener shares the popup's renderer")
-	assert.ErrorIs(t, wShared.Blocked(ctx), tabguard.ErrTabCrashed)
+	eventually(t, "the shared tab's crash", blockedBy(t, wShared, tabguard.ErrTabCrashed))
 
 	// A reload revives the opener; the unwatched popup, reloaded by rod, is
 	// seen alive again from the browser's events alone.

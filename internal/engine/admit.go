@@ -49,6 +49,7 @@ func (t *Tab) admit(ctx context.Context, call *inflight, allow func(error) bool)
 		err = t.enter(call, allow)
 	}
 	if err != nil {
+		err = t.explain(err) // a crash reads the same refused as cut short
 		t.logf("tabguard: call refused", err)
 	}
 	return err

@@ -176,6 +176,23 @@ func TestCrashWinsOverDetachedPage(t *testing.T) {
 	}
 }
 
+// TestRefusalWaitsForCrashStatus holds that a call refused on a crashed
+// tab reads as one cut short does: Inspector.targetCrashed, without the
+// status, comes first, and the refusal waits for Target.targetCrashed.
+func TestRefusalWaitsForCrashStatus(t *testing.T) {
+	for _, order := range orders {
+		t.Run(order.String(), func(t *testing.T) {
+			fx := setup(t, order, engine.Config{})
+			events := crash("killed")
+			fx.f.Push(events[0])
+			time.AfterFunc(20*time.Millisecond, func() { fx.f.Push(events[1]) })
+			err := fx.tab.Do(deadline(t), "", ok)
+			require.ErrorIs(t, err, tabstate.ErrTabCrashed)
+			assert.Contains(t, err.Error(), "(reason: killed)")
+		})
+	}
+}
+
 // TestPauseEndsWithResume holds that a pause the page resumes from a
 // moment after a call asks is no refusal: Chrome sends Debugger.resumed
 // after its reply to Debugger.resume.
