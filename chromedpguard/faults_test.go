@@ -162,10 +162,11 @@ func scriptFaults() map[string]cdpFault {
 		"terminated by another eval": {
 			fault: func(t *testing.T, f *fixture) outcome {
 				first := f.evalAsync(t, `() => new Promise(() => {})`)
-				// A second later, so that the first's deadline, and the
-				// termination it sends, come a second before the second's.
-				time.Sleep(time.Second)
-				second := f.evalAsync(t, `() => { const end = Date.now() + 5000; while (Date.now() < end) {} }`)
+				// Later, so that the first's deadline, and the termination it
+				// sends, come well before the second's: the loop starts within
+				// 2.5 s and would run 8 s.
+				time.Sleep(1500 * time.Millisecond)
+				second := f.evalAsync(t, `() => { const end = Date.now() + 8000; while (Date.now() < end) {} }`)
 				got := second(time.Now())
 				out := first(time.Now())
 				require.ErrorIs(t, out.err, chromedpguard.ErrEvalTimeout)

@@ -53,7 +53,9 @@ func scriptRows() []Row {
 		{
 			// A promise that never settles times out while a second eval's
 			// loop holds the page, so its TerminateOnTimeout stops that loop.
-			Name: "terminated by another eval", TerminateOnTimeout: true,
+			// The first eval's deadline comes while the second's loop runs,
+			// with seconds to spare either side on a loaded machine.
+			Name: "terminated by another eval", TerminateOnTimeout: true, EvalTimeout: 4 * time.Second,
 			Want: tabstate.ErrTerminated, Msg: []string{"eval's script was terminated by Runtime.terminateExecution: retry the eval"},
 			Fast: true,
 		},
