@@ -1,3 +1,5 @@
+//go:build go1.24
+
 package tabguard_test
 
 import (
@@ -39,8 +41,7 @@ func BenchmarkCrashToAnswer(b *testing.B) {
 
 	var guard, chrome, lag, timedOut, watched benchutil.Samples
 	rawEarly, i := 0, 0
-	b.ResetTimer()
-	for range b.N {
+	for b.Loop() {
 		c := crashInFlight(b, ctx, page, w, i%baselineEvery == 0, timeout)
 		guard, chrome, lag = append(guard, c.guard), append(chrome, c.chrome), append(lag, c.guard-c.chrome)
 		watched = append(watched, c.watched)

@@ -1,3 +1,5 @@
+//go:build go1.24
+
 package tabguard_test
 
 import (
@@ -77,8 +79,7 @@ func BenchmarkDOM5MB(b *testing.B) {
 		wy.bytes = meter.BytesRead() - before
 	}
 	i := 0
-	b.ResetTimer()
-	for range b.N {
+	for b.Loop() {
 		for j := range ways {
 			measure(ways[(i+j)%len(ways)])
 		}

@@ -1,3 +1,5 @@
+//go:build go1.24
+
 package tabguard_test
 
 import (
@@ -84,8 +86,7 @@ func BenchmarkDOMWindows(b *testing.B) {
 		},
 	}
 	i := 0
-	b.ResetTimer()
-	for range b.N {
+	for b.Loop() {
 		for j := range steps {
 			steps[(i+j)%len(steps)]()
 		}

@@ -1,3 +1,5 @@
+//go:build go1.24
+
 package tabguard_test
 
 import (
@@ -69,8 +71,7 @@ func BenchmarkRecovery(b *testing.B) {
 			ctx := testbrowser.Context(b, 5*time.Minute)
 			var guard, raw benchutil.Samples
 			stale, i := 0, 0
-			b.ResetTimer()
-			for range b.N {
+			for b.Loop() {
 				cycles := []func(){
 					func() {
 						path.fault(b, watched)

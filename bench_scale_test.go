@@ -1,3 +1,5 @@
+//go:build go1.24
+
 package tabguard_test
 
 import (
@@ -62,8 +64,7 @@ func BenchmarkScale(b *testing.B) {
 	var rod200, watched, watchTime benchutil.Samples
 	var goroutines, heap []float64
 	i := 0
-	b.ResetTimer()
-	for range b.N {
+	for b.Loop() {
 		rodBurst := func() { rod200 = append(rod200, nsDuration(burst())) }
 		watchedBurst := func() {
 			bw, g, h, d := watchAll(b, mb, pages)

@@ -1,3 +1,5 @@
+//go:build go1.24
+
 package tabguard_test
 
 import (
@@ -59,8 +61,7 @@ func BenchmarkManyTabs(b *testing.B) {
 
 	var phases []window
 	i := 0
-	b.ResetTimer()
-	for range b.N {
+	for b.Loop() {
 		for _, crashing := range []bool{i%2 == 1, i%2 == 0} {
 			start := time.Now()
 			if crashing {

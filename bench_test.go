@@ -1,3 +1,5 @@
+//go:build go1.24
+
 package tabguard_test
 
 // Benchmarks that back the claims in BENCHMARKS.md. Each measures the
@@ -7,6 +9,8 @@ package tabguard_test
 // BENCHMARKS.md. They assert nothing about timing: a slow machine gives
 // worse numbers, never a failure. Every iteration is one unit of work (one
 // call, one crash, one phase pair), so -benchtime=1x is a quick smoke run.
+// The benchmark files build with Go 1.24 and later (testing.B.Loop, which
+// runs a benchmark's setup once); the module itself needs Go 1.23.
 
 import (
 	"errors"
@@ -103,8 +107,7 @@ func BenchmarkHealthyEval(b *testing.B) {
 	var rawS, guardS, oddS, evenS benchutil.Samples
 	rawReqs, guardReqs = 0, 0
 	i := 0
-	b.ResetTimer()
-	for range b.N {
+	for b.Loop() {
 		var r, g time.Duration
 		if i%2 == 0 {
 			r, g = rawEval(), guardedEval()
@@ -193,8 +196,7 @@ func benchRefusals(b *testing.B, page *rod.Page, w *tabguard.Watcher, want error
 	ctx := testbrowser.Context(b, 5*time.Minute)
 	info := proto.TargetGetTargetInfo{TargetID: page.TargetID}
 	var s, rt benchutil.Samples
-	b.ResetTimer()
-	for range b.N {
+	for b.Loop() {
 		var err error
 		s = append(s, benchutil.Time(func() { _, err = w.Eval(ctx, `() => 1`) }))
 		if !errors.Is(err, want) {
@@ -234,8 +236,7 @@ func BenchmarkTruncateDOMScaling(b *testing.B) {
 		inputs[k] = strings.Repeat(row, mb<<20/len(row)+1)
 	}
 	times := make([]benchutil.Samples, len(sizes))
-	b.ResetTimer()
-	for range b.N {
+	for b.Loop() {
 		for k, in := range inputs {
 			times[k] = append(times[k], benchutil.Time(func() { tabguard.TruncateDOM(in, tabguard.DefaultMaxDOMBytes) }))
 		}

@@ -1,3 +1,5 @@
+//go:build go1.24
+
 package tabguard_test
 
 import (
@@ -50,8 +52,7 @@ func BenchmarkTransport(b *testing.B) {
 	}
 	var rodS, connectS benchutil.Samples
 	i := 0
-	b.ResetTimer()
-	for range b.N {
+	for b.Loop() {
 		first := i%2 == 0
 		a, c := evals[first](), evals[!first]()
 		if first {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -110,7 +111,14 @@ func newPoolFixture(t *testing.T, opts *chromedpguard.Options, configure func(*f
 	t.Cleanup(func() { _ = bw.Close() })
 	f.w, err = bw.Watch(tab)
 	require.NoError(t, err)
-	require.NoError(t, f.w.Navigate(within(t, 10*time.Second), serve(t).URL))
+	// Loaded by chromedp, not the watcher, whose eval timeout the test
+	// may set short: the fixture's load is not what is under test.
+	ctx, cancelLoad := context.WithTimeout(tab, 20*time.Second)
+	defer cancelLoad()
+	_, err = chromedp.Call(ctx, page.Navigate, page.NavigateParams{URL: serve(t).URL})
+	require.NoError(t, err)
+	_, err = f.w.Wait(ctx, func(s chromedpguard.TabState) bool { return s.Loaded })
+	require.NoError(t, err)
 	return f
 }
 

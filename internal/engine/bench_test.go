@@ -1,3 +1,5 @@
+//go:build go1.24
+
 package engine_test
 
 import (
@@ -15,8 +17,7 @@ func BenchmarkDo(b *testing.B) {
 	fx := setupB(b)
 	ctx := context.Background()
 	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
+	for b.Loop() {
 		if err := fx.tab.Do(ctx, "", ok); err != nil {
 			b.Fatal(err)
 		}
