@@ -139,6 +139,10 @@ func TestReadDOMGoneAndBounded(t *testing.T) {
 
 	// A navigation takes the snapshots with the document.
 	require.NoError(t, w.Navigate(ctx, srv.URL+"/?again"))
+	// Navigate returns at the commit; the offsets below need the whole
+	// document parsed.
+	_, err = w.Wait(ctx, func(s tabguard.TabState) bool { return s.Loaded })
+	require.NoError(t, err)
 	_, err = w.ReadDOM(ctx, tabguard.DOMOptions{MaxBytes: 8, Snapshot: ids[4], Offset: 16})
 	require.ErrorIs(t, err, tabguard.ErrSnapshotGone)
 	assert.Contains(t, err.Error(), "read again from offset 0 without a snapshot")

@@ -25,6 +25,10 @@ func apiError(err error) (int, string) {
 	switch {
 	case errors.As(err, &load):
 		status, msg := apiError(load.err)
+		if load.within > 0 {
+			// The load timeout ended it, whichever step it was in.
+			status = http.StatusGatewayTimeout
+		}
 		return status, load.prefix() + msg
 	case errors.As(err, &bad), errors.Is(err, errUnknownTab), errors.Is(err, tabguard.ErrInvalidArgument):
 		return http.StatusBadRequest, err.Error()

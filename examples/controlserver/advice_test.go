@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -38,6 +39,8 @@ func TestAPIError(t *testing.T) {
 			"tab renderer crashed: POST /browser/reload"},
 		{"failed open", &loadError{url: "http://x/", err: &tabguard.BlockedError{Reason: tabguard.ErrTabCrashed}}, http.StatusInternalServerError,
 			"load http://x/: tab renderer crashed: POST /browser/reload"},
+		{"open out of time", &loadError{url: "http://x/", within: time.Second, err: context.DeadlineExceeded}, http.StatusGatewayTimeout,
+			"load http://x/: not loaded within 1s: context deadline exceeded"},
 		{"no dialog", tabguard.ErrNoDialog, http.StatusConflict, "no JavaScript dialog is open: nothing to handle"},
 		{"URL blocked", fmt.Errorf("%w: file:///x: the file: scheme is not allowed", tabguard.ErrURLBlocked), http.StatusForbidden,
 			"URL not allowed: file:///x: the file: scheme is not allowed: the server does not open it (see -allow-schemes, -allowed-origins, -blocked-origins)"},

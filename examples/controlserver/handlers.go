@@ -230,7 +230,7 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 
 // writeError answers with err's real reason and the endpoint that fixes
 // it: 400 for bad input, 403 for a URL the policy refuses, 500 for a tab
-// that cannot answer.
+// that cannot answer, 504 for a call or a load that ran out of time.
 func writeError(w http.ResponseWriter, err error, tab string) {
 	status, msg := apiError(err)
 	writeJSON(w, status, ErrorResponse{Error: msg, Tab: tab})

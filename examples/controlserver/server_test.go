@@ -99,10 +99,13 @@ func TestServerLoadTimeout(t *testing.T) {
 	url := fx.URL + "/stall"
 
 	id, err := c.Open(testbrowser.Context(t, 30*time.Second), url)
-	requireAPIError(t, err, http.StatusInternalServerError, "load "+url+": not loaded within 1s: ")
+	// Whether the second ran out in the wait for the load event, or in
+	// the navigation itself on a busy machine, the answer is a 504 that
+	// says which URL did not load within the load timeout.
+	requireAPIError(t, err, http.StatusGatewayTimeout, "load "+url+": not loaded within 1s: ")
 	var ae *APIError
 	require.ErrorAs(t, err, &ae)
-	assert.True(t, strings.HasSuffix(ae.Message, ": context deadline exceeded"), "message %q", ae.Message)
+	assert.True(t, strings.HasPrefix(ae.Message, "load "+url+": not loaded within 1s: "), "message %q", ae.Message)
 	// On a busy machine the attach itself may outlast the second; the tab
 	// is closed then, and no ID comes back. A tab that was attached stays
 	// open, listed, for the caller to read or close.
