@@ -62,6 +62,8 @@ func TestWatcherEvalPromises(t *testing.T) {
 		{"object", `() => ({then: 1, n: 2})`, map[string]any{"then": float64(1), "n": float64(2)}},
 		{"the marker's key, not from the watcher", `() => ({__tabguardPending: "x"})`, map[string]any{"__tabguardPending": "x"}},
 		{"null", `() => null`, nil},
+		{"a number, with a then on Number.prototype", `() => { Number.prototype.then = r => r(6); queueMicrotask(() => delete Number.prototype.then); return 5 }`, float64(5)},
+		{"a page global named r", `() => { globalThis.r = 9; return r }`, float64(9)},
 	}
 	for _, tt := range tests {
 		res, err := w.Eval(ctx, tt.js)
@@ -78,6 +80,9 @@ func TestWatcherEvalPromises(t *testing.T) {
 	res, err := w.Eval(ctx, `async (el) => el.textContent`, el.Object)
 	require.NoError(t, err)
 	assert.Equal(t, "héllo", res.Value.Str())
+	res, err = w.Eval(ctx, `(el, n) => el.textContent.length + n`, el.Object, 2)
+	require.NoError(t, err)
+	assert.Equal(t, 7, res.Value.Int(), "no promise, with an argument")
 }
 
 func TestWatcherEvalRemoteObjectArg(t *testing.T) {

@@ -61,9 +61,16 @@ func TestEvalPromises(t *testing.T) {
 		{"timer", `() => new Promise(r => setTimeout(() => r("late"), 20))`, `"late"`},
 		{"thenable", `() => ({then(r) { r(7) }})`, "7"},
 		{"object", `() => ({n: 2})`, `{"n":2}`},
+		{"a number, with a then on Number.prototype", `() => { Number.prototype.then = r => r(6); queueMicrotask(() => delete Number.prototype.then); return 5 }`, "5"},
+		{"a page global named r", `() => { globalThis.r = 9; return r }`, "9"},
+		{"arguments", `(a, b) => a + b`, "3"},
 	}
 	for _, tt := range tests {
-		res, err := f.w.Eval(ctx, tt.js)
+		var args []any
+		if tt.name == "arguments" {
+			args = []any{1, 2}
+		}
+		res, err := f.w.Eval(ctx, tt.js, args...)
 		require.NoError(t, err, tt.name)
 		assert.JSONEq(t, tt.want, string(res.Value), tt.name)
 	}
