@@ -253,9 +253,11 @@ func TestWatchOnErrorPage(t *testing.T) {
 	url := testbrowser.DeadURL(t)
 	require.Error(t, navigate(t, page, url))
 	// The error page commits after Navigate returns; wait for it to stand in.
+	// Runtime.evaluate names no execution context, so it reads whichever
+	// document stands, where rod's page.Eval may hold a context of the old.
 	eventually(t, "the error page", func() bool {
-		res, err := page.Context(testbrowser.Context(t, 2*time.Second)).Eval(`() => location.href`)
-		return err == nil && res.Value.Str() == "chrome-error://chromewebdata/"
+		res, err := proto.RuntimeEvaluate{Expression: "location.href", ReturnByValue: true}.Call(page.Context(testbrowser.Context(t, 2*time.Second)))
+		return err == nil && res.Result.Value.Str() == "chrome-error://chromewebdata/"
 	})
 
 	w := watch(t, page, nil)
