@@ -61,6 +61,23 @@ func (c TimeoutCause) String() string {
 // Describe says what a tab at url was doing, for [TimeoutError.Doing]: the
 // cause in words, without advice, which is the watcher's to give.
 func (c TimeoutCause) Describe(url string) string {
+	return c.describe(url, "the eval's promise never settled")
+}
+
+// DescribeCall is Describe for a call that op names, as [TimeoutError.Op]
+// does: a call that is no eval, such as a DOM read or a program's own
+// action waiting for an element, never finished, where an eval's promise
+// never settled. An empty op, or "eval", is an eval.
+func (c TimeoutCause) DescribeCall(url, op string) string {
+	if op == "" || op == "eval" {
+		return c.Describe(url)
+	}
+	return c.describe(url, "the "+op+" never finished")
+}
+
+// describe is Describe, with pending saying what did not end on a page
+// that answers.
+func (c TimeoutCause) describe(url, pending string) string {
 	switch c {
 	case TimeoutLoading:
 		if url == "" {
@@ -68,12 +85,12 @@ func (c TimeoutCause) Describe(url string) string {
 		}
 		return "tab still loading " + url
 	case TimeoutUnsettled:
-		return "page " + url + " answers, but the eval's promise never settled"
+		return "page " + url + " answers, but " + pending
 	case TimeoutHidden:
-		return "page " + url + " answers, but the eval's promise never settled; the page is hidden, as a " +
+		return "page " + url + " answers, but " + pending + "; the page is hidden, as a " +
 			"background tab is, where requestAnimationFrame does not run"
 	case TimeoutFrozen:
-		return "page " + url + " answers, but the eval's promise never settled; the page is frozen, so it runs no timers"
+		return "page " + url + " answers, but " + pending + "; the page is frozen, so it runs no timers"
 	case TimeoutBusyScript:
 		return "busy running script on committed page " + url
 	case TimeoutHung:

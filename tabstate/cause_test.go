@@ -54,4 +54,7 @@ func TestTimeoutErrorProblem(t *testing.T) {
 	assert.Equal(t, "TimeoutBusyScript", tabstate.TimeoutBusyScript.String())
 	assert.Equal(t, "TimeoutCause(99)", tabstate.TimeoutCause(99).String())
 	assert.Equal(t, "tab still loading", tabstate.TimeoutLoading.Describe(""))
+	assert.Equal(t, "page "+url+" answers, but the DOM read never finished", tabstate.TimeoutUnsettled.DescribeCall(url, "DOM read"))
+	assert.Equal(t, tabstate.TimeoutFrozen.Describe(url), tabstate.TimeoutFrozen.DescribeCall(url, "eval"))
+	assert.Equal(t, tabstate.TimeoutHidden.Describe(url), tabstate.TimeoutHidden.DescribeCall(url, ""))
 }

@@ -132,5 +132,11 @@ func (t *Tab) timedOut(c *clock, op string) *tabstate.TimeoutError {
 	}
 	te := tabstate.Timeout(c.limit, s.URL, cause, t.b.cfg.advice, terminate, terminateTimeout)
 	te.Op = op
+	switch te.Cause {
+	case tabstate.TimeoutUnsettled, tabstate.TimeoutHidden, tabstate.TimeoutFrozen:
+		// A call that is no eval has no promise: it never finished.
+		// (Timeout adds to Doing only for a busy script.)
+		te.Doing = te.Cause.DescribeCall(s.URL, op)
+	}
 	return te
 }

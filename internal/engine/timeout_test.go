@@ -35,6 +35,22 @@ func TestTimeoutSaysWhy(t *testing.T) {
 	assert.ErrorIs(t, err, tabstate.ErrEvalTimeout)
 }
 
+// TestTimeoutOfACallThatIsNoEval holds that a call other than an eval,
+// on a page that answers, never finished: it had no promise to settle.
+func TestTimeoutOfACallThatIsNoEval(t *testing.T) {
+	fx := setup(t, enginetest.EventsFirst, engine.Config{EvalTimeout: 300 * time.Millisecond})
+	for _, tt := range []struct{ op, doing string }{
+		{"guarded chromedp action", "answers, but the guarded chromedp action never finished"},
+		{"", "answers, but the eval's promise never settled"},
+	} {
+		err := fx.tab.Do(deadline(t), tt.op, hang)
+		var te *tabstate.TimeoutError
+		require.ErrorAs(t, err, &te, tt.op)
+		assert.Equal(t, tabstate.TimeoutUnsettled, te.Cause, tt.op)
+		assert.True(t, strings.HasSuffix(te.Doing, tt.doing), "%q: %s", tt.op, te.Doing)
+	}
+}
+
 // TestCallerDeadline holds that a caller's own deadline, sooner than the
 // eval timeout, still answers with the guard's timeout: the time the call
 // had, and what the tab was doing.
