@@ -17,6 +17,9 @@ import (
 //
 //	err := chromedp.Run(ctx, chromedp015guard.Guard(w, chromedp.Click("#buy")))
 //
+// The limit holds for the action's own waits too: an action that waits for
+// an element (chromedp.WaitVisible, chromedp.Nodes) gives up at
+// Options.EvalTimeout, with a timeout that says the action never finished.
 // Run on another tab, it fails with [ErrInvalidArgument].
 func Guard(w *Watcher, a chromedp.Action) chromedp.Action {
 	return chromedp.ActionFunc(func(ctx context.Context) error {

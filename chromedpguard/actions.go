@@ -17,6 +17,9 @@ import (
 //
 //	err := chromedp.Do(ctx, chromedpguard.Guard(w, chromedp.Click(chromedp.CSS("#buy"))))
 //
+// The limit holds for the action's own waits too: an action that waits for
+// an element (chromedp.WaitVisible, chromedp.Nodes) gives up at
+// Options.EvalTimeout, with a timeout that says the action never finished.
 // Run on another tab, it fails with [ErrInvalidArgument].
 func Guard[T any](w *Watcher, a chromedp.Action[T]) chromedp.Action[T] {
 	return func(ctx context.Context, t *chromedp.Target) (T, error) {
