@@ -139,13 +139,13 @@ func TestReadDOMGoneAndBounded(t *testing.T) {
 
 	// A navigation takes the snapshots with the document.
 	require.NoError(t, w.Navigate(ctx, srv.URL+"/?again"))
-	// Navigate returns at the commit; the offsets below need the whole
-	// document parsed.
-	_, err = w.Wait(ctx, func(s tabguard.TabState) bool { return s.Loaded })
-	require.NoError(t, err)
 	_, err = w.ReadDOM(ctx, tabguard.DOMOptions{MaxBytes: 8, Snapshot: ids[4], Offset: 16})
 	require.ErrorIs(t, err, tabguard.ErrSnapshotGone)
 	assert.Contains(t, err.Error(), "read again from offset 0 without a snapshot")
+	// Navigate returns at the commit; the offsets below are those of the
+	// whole document, parsed.
+	_, err = w.Wait(ctx, func(s tabguard.TabState) bool { return s.Loaded })
+	require.NoError(t, err)
 
 	for _, bad := range []tabguard.DOMOptions{{MaxBytes: -1}, {MaxBytes: 3}, {Offset: -2, Snapshot: "s1"}, {Offset: 5}} {
 		_, err := w.ReadDOM(ctx, bad)

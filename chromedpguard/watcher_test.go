@@ -56,21 +56,20 @@ func TestEvalPromises(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, nil, "/", nil)
 	ctx := within(t, 10*time.Second)
-	tests := []struct{ name, js, want string }{
-		{"async", `async () => 40 + 2`, "42"},
-		{"timer", `() => new Promise(r => setTimeout(() => r("late"), 20))`, `"late"`},
-		{"thenable", `() => ({then(r) { r(7) }})`, "7"},
-		{"object", `() => ({n: 2})`, `{"n":2}`},
-		{"a number, with a then on Number.prototype", `() => { Number.prototype.then = r => r(6); queueMicrotask(() => delete Number.prototype.then); return 5 }`, "5"},
-		{"a page global named r", `() => { globalThis.r = 9; return r }`, "9"},
-		{"arguments", `(a, b) => a + b`, "3"},
+	tests := []struct {
+		name, js, want string
+		args           []any
+	}{
+		{"async", `async () => 40 + 2`, "42", nil},
+		{"timer", `() => new Promise(r => setTimeout(() => r("late"), 20))`, `"late"`, nil},
+		{"thenable", `() => ({then(r) { r(7) }})`, "7", nil},
+		{"object", `() => ({n: 2})`, `{"n":2}`, nil},
+		{"a number, with a then on Number.prototype", `() => { Number.prototype.then = r => r(6); queueMicrotask(() => delete Number.prototype.then); return 5 }`, "5", nil},
+		{"a page global named r", `() => { globalThis.r = 9; return r }`, "9", nil},
+		{"arguments", `(a, b) => a + b`, "3", []any{1, 2}},
 	}
 	for _, tt := range tests {
-		var args []any
-		if tt.name == "arguments" {
-			args = []any{1, 2}
-		}
-		res, err := f.w.Eval(ctx, tt.js, args...)
+		res, err := f.w.Eval(ctx, tt.js, tt.args...)
 		require.NoError(t, err, tt.name)
 		assert.JSONEq(t, tt.want, string(res.Value), tt.name)
 	}

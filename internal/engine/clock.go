@@ -132,10 +132,9 @@ func (t *Tab) timedOut(c *clock, op string) *tabstate.TimeoutError {
 	}
 	te := tabstate.Timeout(c.limit, s.URL, cause, t.b.cfg.advice, terminate, terminateTimeout)
 	te.Op = op
-	switch te.Cause {
-	case tabstate.TimeoutUnsettled, tabstate.TimeoutHidden, tabstate.TimeoutFrozen:
-		// A call that is no eval has no promise: it never finished.
-		// (Timeout adds to Doing only for a busy script.)
+	if te.Doing == te.Cause.Describe(s.URL) {
+		// Words for the call: one that is no eval never finished, where an
+		// eval's promise never settled.
 		te.Doing = te.Cause.DescribeCall(s.URL, op)
 	}
 	return te
