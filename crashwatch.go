@@ -10,6 +10,7 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/tabguard/tabguard/internal/engine"
 	"github.com/tabguard/tabguard/tabstate"
+	"github.com/tabguard/tabguard/tabtrace"
 )
 
 // ErrWatcherClosed reports a call on a [Watcher] after its Close.
@@ -60,6 +61,12 @@ type Options struct {
 	// service's endpoints. nil keeps the default, which names this
 	// package's calls.
 	Advice *Advice
+	// Trace, when set, is told of each guarded call as it starts and ends
+	// (which call, on which tab, how it ended and in how long), of each
+	// change of a tab, of each script TerminateOnTimeout stops and of each
+	// heartbeat missed: see package tabtrace, and the otelguard module for
+	// OpenTelemetry. nil, the default, costs nothing.
+	Trace *tabtrace.Trace
 }
 
 // Watcher follows one tab through its CDP events and evaluates on it with a

@@ -106,7 +106,7 @@ func (o *Options) config(sink engine.Sink) engine.Config {
 	return engine.Config{
 		EvalTimeout: o.EvalTimeout, Logger: o.Logger, TerminateOnTimeout: o.TerminateOnTimeout,
 		Dialogs: o.Dialogs, Notice: o.DOMNotice, Heartbeat: o.Heartbeat, URLs: o.URLs,
-		Exception: exception, Sink: sink, Advice: o.Advice,
+		Exception: exception, Sink: sink, Advice: o.Advice, Trace: o.Trace,
 		Calls: engine.Calls{BringToFront: "proto.PageBringToFront", SetWebLifecycleState: "proto.PageSetWebLifecycleState"},
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/tabguard/tabguard/internal/engine"
 )
 
 // DoBrowserSide runs fn under the deadline of [Watcher.Do], for calls that
@@ -20,7 +21,7 @@ func (w *Watcher) DoBrowserSide(ctx context.Context, fn func(page *rod.Page) err
 	if fn == nil {
 		return fmt.Errorf("%w: nil func", ErrInvalidArgument)
 	}
-	return w.t.DoBrowserSide(ctx, "browser-side call", func(ctx context.Context) error { return fn(w.page.Context(ctx)) })
+	return w.t.DoBrowserSide(ctx, engine.OpBrowserSide, func(ctx context.Context) error { return fn(w.page.Context(ctx)) })
 }
 
 // Cookies returns the cookies of urls, or of the tab's URL when there are
@@ -29,7 +30,7 @@ func (w *Watcher) DoBrowserSide(ctx context.Context, fn func(page *rod.Page) err
 // [Watcher.DoBrowserSide]).
 func (w *Watcher) Cookies(ctx context.Context, urls ...string) ([]*proto.NetworkCookie, error) {
 	var cookies []*proto.NetworkCookie
-	err := w.t.DoBrowserSide(ctx, "cookies", func(ctx context.Context) error {
+	err := w.t.DoBrowserSide(ctx, engine.OpCookies, func(ctx context.Context) error {
 		var err error
 		cookies, err = w.page.Context(ctx).Cookies(urls)
 		return err
@@ -44,7 +45,7 @@ func (w *Watcher) Cookies(ctx context.Context, urls ...string) ([]*proto.Network
 // was doing.
 func (w *Watcher) Screenshot(ctx context.Context, fullPage bool, req *proto.PageCaptureScreenshot) ([]byte, error) {
 	var shot []byte
-	err := w.t.DoAction(ctx, "screenshot", func(ctx context.Context) error {
+	err := w.t.DoAction(ctx, engine.OpScreenshot, func(ctx context.Context) error {
 		var err error
 		shot, err = w.page.Context(ctx).Screenshot(fullPage, req)
 		return err

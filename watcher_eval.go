@@ -39,7 +39,7 @@ func (w *Watcher) Eval(ctx context.Context, js string, args ...any) (*proto.Runt
 		return nil, err
 	}
 	var res *proto.RuntimeRemoteObject
-	err = w.t.Do(ctx, "", func(ctx context.Context) error {
+	err = w.t.Do(ctx, engine.OpEval, func(ctx context.Context) error {
 		var err error
 		res, err = call(w.page.Context(ctx))
 		return err
@@ -64,7 +64,7 @@ func (w *Watcher) Do(ctx context.Context, fn func(page *rod.Page) error) error {
 	if fn == nil {
 		return fmt.Errorf("%w: nil func", ErrInvalidArgument)
 	}
-	return w.t.DoAction(ctx, "guarded call", func(ctx context.Context) error { return fn(w.page.Context(ctx)) })
+	return w.t.DoAction(ctx, engine.OpDo, func(ctx context.Context) error { return fn(w.page.Context(ctx)) })
 }
 
 // evalCall checks js and args once and returns the CDP call that runs them.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/tabguard/tabguard/internal/engine"
 )
 
 // Guard returns an action that runs a under w's guard, for chromedp.Run on
@@ -26,7 +27,7 @@ func Guard(w *Watcher, a chromedp.Action) chromedp.Action {
 		if err := w.own(ctx); err != nil {
 			return err
 		}
-		return w.t.DoAction(ctx, "guarded chromedp action", a.Do)
+		return w.t.DoAction(ctx, engine.OpGuard, a.Do)
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"github.com/tabguard/tabguard/internal/engine"
 )
 
 // DoBrowserSide runs fn under the deadline of [Watcher.Do], for calls that
@@ -23,7 +24,7 @@ func (w *Watcher) DoBrowserSide(ctx context.Context, fn func(ctx context.Context
 	if err := w.own(ctx); err != nil {
 		return err
 	}
-	return w.t.DoBrowserSide(ctx, "browser-side call", fn)
+	return w.t.DoBrowserSide(ctx, engine.OpBrowserSide, fn)
 }
 
 // Cookies returns the cookies of urls, or of the tab's URL when there are
@@ -37,7 +38,7 @@ func (w *Watcher) Cookies(ctx context.Context, urls ...string) ([]*network.Cooki
 	var res struct {
 		Cookies []*network.Cookie `json:"cookies"`
 	}
-	err := w.t.DoBrowserSide(ctx, "cookies", func(ctx context.Context) error {
+	err := w.t.DoBrowserSide(ctx, engine.OpCookies, func(ctx context.Context) error {
 		return session{t: w.target}.Call(ctx, "Network.getCookies", map[string][]string{"urls": urls}, &res)
 	})
 	return res.Cookies, err
@@ -51,7 +52,7 @@ func (w *Watcher) Cookies(ctx context.Context, urls ...string) ([]*network.Cooki
 // the tab was doing. ctx is any context; the call goes to the watched tab.
 func (w *Watcher) Screenshot(ctx context.Context, fullPage bool, quality int) ([]byte, error) {
 	var shot []byte
-	err := w.t.DoAction(ctx, "screenshot", func(ctx context.Context) error {
+	err := w.t.DoAction(ctx, engine.OpScreenshot, func(ctx context.Context) error {
 		ctx = cdp.WithExecutor(ctx, w.target)
 		if fullPage {
 			return chromedp.FullScreenshot(&shot, quality).Do(ctx)

@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/tabguard/tabguard/internal/engine"
+	"github.com/tabguard/tabguard/tabtrace"
 )
 
 // Options configures a [Watcher] or a [BrowserWatcher]. A nil *Options
@@ -47,6 +48,12 @@ type Options struct {
 	// service's endpoints. nil keeps the default, which names this
 	// package's calls.
 	Advice *Advice
+	// Trace, when set, is told of each guarded call as it starts and ends
+	// (which call, on which tab, how it ended and in how long), of each
+	// change of a tab, of each script TerminateOnTimeout stops and of each
+	// heartbeat missed: see package tabtrace, and the otelguard module for
+	// OpenTelemetry. nil, the default, costs nothing.
+	Trace *tabtrace.Trace
 }
 
 // Watcher follows one chromedp tab through its CDP events and calls it with

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/tabguard/tabguard/internal/engine"
 )
 
 // Guard returns an action that runs a under w's guard, for chromedp.Run on
@@ -27,7 +28,7 @@ func Guard[T any](w *Watcher, a chromedp.Action[T]) chromedp.Action[T] {
 		if t != w.target {
 			return v, fmt.Errorf("%w: Guard runs on tab %s, not on %s", ErrInvalidArgument, w.target.TargetID, t.TargetID)
 		}
-		err := w.t.DoAction(ctx, "guarded chromedp action", func(ctx context.Context) error {
+		err := w.t.DoAction(ctx, engine.OpGuard, func(ctx context.Context) error {
 			var err error
 			v, err = a(ctx, t)
 			return err

@@ -37,7 +37,7 @@ func (w *Watcher) Eval(ctx context.Context, js string, args ...any) (*runtime.Re
 		return nil, err
 	}
 	var res *runtime.RemoteObject
-	err = w.t.Do(ctx, "", func(ctx context.Context) error {
+	err = w.t.Do(ctx, engine.OpEval, func(ctx context.Context) error {
 		var err error
 		res, err = call(ctx, w.target)
 		return err
@@ -62,7 +62,7 @@ func (w *Watcher) Do(ctx context.Context, fn func(ctx context.Context) error) er
 	if err := w.own(ctx); err != nil {
 		return err
 	}
-	return w.t.DoAction(ctx, "guarded call", fn)
+	return w.t.DoAction(ctx, engine.OpDo, fn)
 }
 
 // own checks that ctx is a chromedp context of the watched tab.

@@ -7,6 +7,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"github.com/tabguard/tabguard/internal/engine"
 )
 
 // DoBrowserSide runs fn under the deadline of [Watcher.Do], for calls that
@@ -24,7 +25,7 @@ func (w *Watcher) DoBrowserSide(ctx context.Context, fn func(ctx context.Context
 	if err := w.own(ctx); err != nil {
 		return err
 	}
-	return w.t.DoBrowserSide(ctx, "browser-side call", fn)
+	return w.t.DoBrowserSide(ctx, engine.OpBrowserSide, fn)
 }
 
 // Cookies returns the cookies of urls, or of the tab's URL when there are
@@ -36,7 +37,7 @@ func (w *Watcher) Cookies(ctx context.Context, urls ...string) ([]*network.Cooki
 		urls = []string{w.State().URL} // a crashed tab has no document to take them from
 	}
 	var cookies []*network.Cookie
-	err := w.t.DoBrowserSide(ctx, "cookies", func(ctx context.Context) error {
+	err := w.t.DoBrowserSide(ctx, engine.OpCookies, func(ctx context.Context) error {
 		res, err := cdp.Call(ctx, w.target, network.GetCookies, network.GetCookiesParams{URLs: urls})
 		cookies = res.Cookies
 		return err
@@ -52,7 +53,7 @@ func (w *Watcher) Cookies(ctx context.Context, urls ...string) ([]*network.Cooki
 // the tab was doing. ctx is any context; the call goes to the watched tab.
 func (w *Watcher) Screenshot(ctx context.Context, fullPage bool, quality int) ([]byte, error) {
 	var shot []byte
-	err := w.t.DoAction(ctx, "screenshot", func(ctx context.Context) error {
+	err := w.t.DoAction(ctx, engine.OpScreenshot, func(ctx context.Context) error {
 		a := chromedp.CaptureScreenshot()
 		if fullPage {
 			a = chromedp.FullScreenshot(quality)

@@ -44,11 +44,13 @@ func stale(err error) bool {
 func (t *Tab) admit(ctx context.Context, call *inflight, allow func(error) bool) error {
 	t.b.lost()
 	err := t.enter(call, allow)
-	if stale(err) {
+	barrier := stale(err)
+	if barrier {
 		_ = t.confirm(ctx, err) // then the state is as fresh as it gets
 		err = t.enter(call, allow)
 	}
 	if err != nil {
+		t.noteRefused(ctx, barrier)
 		err = t.explain(err) // a crash reads the same refused as cut short
 		t.logf("tabguard: call refused", err)
 	}

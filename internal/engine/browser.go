@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tabguard/tabguard/tabstate"
+	"github.com/tabguard/tabguard/tabtrace"
 )
 
 // Browser follows every tab of one browser: the tabs it watches, and the
@@ -164,6 +165,7 @@ func (b *Browser) Disconnected(reason string) {
 		b.mu.Unlock()
 		return
 	}
+	first := !b.gone
 	b.gone, b.provisional = true, reason == ""
 	if reason == "" {
 		reason = lostConnection
@@ -171,6 +173,9 @@ func (b *Browser) Disconnected(reason string) {
 	b.reason = reason
 	tabs := b.all()
 	b.mu.Unlock()
+	if first {
+		b.changed(tabtrace.BrowserGone, "", "", reason)
+	}
 	for _, t := range tabs {
 		t.Apply(tabstate.Disconnected{Reason: reason})
 	}

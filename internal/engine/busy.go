@@ -65,6 +65,7 @@ func (t *Tab) terminateScript() error {
 	if err != nil {
 		t.logf("tabguard: terminating a runaway script failed", err)
 	}
+	t.terminated(err)
 	return err
 }
 

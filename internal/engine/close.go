@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tabguard/tabguard/tabstate"
+	"github.com/tabguard/tabguard/tabtrace"
 )
 
 // closeTabTimeout bounds Target.closeTarget, which the browser answers.
@@ -76,6 +77,17 @@ func (b *Browser) CloseOwnTab(id string) error {
 // is gone already is no error. A tab Chrome has not closed within ctx and
 // 5 seconds gives an error that says so; the Tab is closed all the same.
 func (t *Tab) CloseTab(ctx context.Context) error {
+	if !t.tracing(ctx) {
+		return t.closeTab(ctx)
+	}
+	ctx, rec := t.callStart(ctx, tabtrace.OpCloseTab)
+	err := t.closeTab(ctx)
+	t.callDone(ctx, rec, err)
+	return err
+}
+
+// closeTab is CloseTab.
+func (t *Tab) closeTab(ctx context.Context) error {
 	if ctx == nil {
 		return fmt.Errorf("%w: nil context", tabstate.ErrInvalidArgument)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tabguard/tabguard/tabstate"
+	"github.com/tabguard/tabguard/tabtrace"
 )
 
 // Config is a backend's Options, and what the backend words its own way.
@@ -38,6 +39,9 @@ type Config struct {
 	Exception func(details json.RawMessage) error
 	// Sink takes the changes of the browser's tabs; nil drops them.
 	Sink Sink
+	// Trace, when set, is told of each guarded call, each change of a tab,
+	// each script stopped and each heartbeat missed.
+	Trace *tabtrace.Trace
 	// DiscoverTargets makes the Browser ask for the browser-wide target
 	// events (Target.setDiscoverTargets) when it starts, for a driver that
 	// does not ask for them on every connection.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tabguard/tabguard/tabstate"
+	"github.com/tabguard/tabguard/tabtrace"
 )
 
 // noDialog is Chrome's answer to handling a dialog that is not open.
@@ -15,6 +16,17 @@ const noDialog = "No dialog is showing"
 // it returns, the dialog no longer refuses calls. With no dialog open it
 // returns ErrNoDialog at once.
 func (t *Tab) HandleDialog(ctx context.Context, accept bool, promptText string) error {
+	if !t.tracing(ctx) {
+		return t.handleDialog(ctx, accept, promptText)
+	}
+	ctx, rec := t.callStart(ctx, tabtrace.OpHandleDialog)
+	err := t.handleDialog(ctx, accept, promptText)
+	t.callDone(ctx, rec, err)
+	return err
+}
+
+// handleDialog is HandleDialog.
+func (t *Tab) handleDialog(ctx context.Context, accept bool, promptText string) error {
 	var n uint64
 	err := t.change(ctx, "handle dialog", allowAnyLive, func(ctx context.Context) error {
 		t.mu.Lock()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tabguard/tabguard/internal/pagejs"
 	"github.com/tabguard/tabguard/tabstate"
+	"github.com/tabguard/tabguard/tabtrace"
 )
 
 const (
@@ -63,6 +64,17 @@ type DOMWindow struct {
 // ErrInvalidArgument. The page measures and slices its own HTML, so about
 // maxBytes cross the CDP socket.
 func (t *Tab) DOM(ctx context.Context, maxBytes int) (DOM, error) {
+	if !t.tracing(ctx) {
+		return t.dom(ctx, maxBytes)
+	}
+	ctx, rec := t.callStart(ctx, tabtrace.OpDOM)
+	d, err := t.dom(ctx, maxBytes)
+	t.callDone(ctx, rec, err)
+	return d, err
+}
+
+// dom is DOM.
+func (t *Tab) dom(ctx context.Context, maxBytes int) (DOM, error) {
 	if maxBytes < 0 {
 		return DOM{}, fmt.Errorf("%w: maxBytes %d: pass 0 for the default or a positive cap", tabstate.ErrInvalidArgument, maxBytes)
 	}
@@ -90,6 +102,17 @@ func (t *Tab) DOM(ctx context.Context, maxBytes int) (DOM, error) {
 // exactly, even if the page changes meanwhile. Only the window crosses the
 // CDP socket.
 func (t *Tab) ReadDOM(ctx context.Context, opts DOMOptions) (DOMWindow, error) {
+	if !t.tracing(ctx) {
+		return t.readDOM(ctx, opts)
+	}
+	ctx, rec := t.callStart(ctx, tabtrace.OpReadDOM)
+	w, err := t.readDOM(ctx, opts)
+	t.callDone(ctx, rec, err)
+	return w, err
+}
+
+// readDOM is ReadDOM.
+func (t *Tab) readDOM(ctx context.Context, opts DOMOptions) (DOMWindow, error) {
 	if err := opts.check(); err != nil {
 		return DOMWindow{}, err
 	}
@@ -178,9 +201,9 @@ func (t *Tab) evalValue(ctx context.Context, op string, v any, fn string, args .
 		return err
 	}
 	var res evaluateResult
-	err = t.Do(ctx, op, func(ctx context.Context) error {
+	err = t.do(ctx, op, func(ctx context.Context) error {
 		return t.s.Call(ctx, "Runtime.evaluate", evaluateParams{Expression: expr, ReturnByValue: true, AwaitPromise: true}, &res)
-	})
+	}, false)
 	switch {
 	case err != nil:
 		return err

@@ -85,7 +85,13 @@ func ctxError(err error) bool {
 // what the tab was doing; fn's own errors that mean the tab cannot answer
 // become the tab's refusal; any other error of fn passes through.
 func (t *Tab) Do(ctx context.Context, op string, fn func(ctx context.Context) error) error {
-	return t.do(ctx, op, fn, false)
+	if !t.tracing(ctx) {
+		return t.do(ctx, op, fn, false)
+	}
+	ctx, rec := t.callStart(ctx, traceOp(op))
+	err := t.do(ctx, op, fn, false)
+	t.callDone(ctx, rec, err)
+	return err
 }
 
 // DoAction is Do for a program's own call, which may answer nil although
@@ -93,7 +99,13 @@ func (t *Tab) Do(ctx context.Context, op string, fn func(ctx context.Context) er
 // loading for the load's end. A call the tab's death cut short reports the
 // death, whatever fn answered.
 func (t *Tab) DoAction(ctx context.Context, op string, fn func(ctx context.Context) error) error {
-	return t.do(ctx, op, fn, true)
+	if !t.tracing(ctx) {
+		return t.do(ctx, op, fn, true)
+	}
+	ctx, rec := t.callStart(ctx, traceOp(op))
+	err := t.do(ctx, op, fn, true)
+	t.callDone(ctx, rec, err)
+	return err
 }
 
 // do is Do; action says fn may answer nil when its context was cut.
@@ -132,6 +144,17 @@ func (t *Tab) do(ctx context.Context, op string, fn func(ctx context.Context) er
 // dialog, paused or with no document, and only the tab's end (closed,
 // discarded, the browser gone, the watcher closed) cuts it short.
 func (t *Tab) DoBrowserSide(ctx context.Context, op string, fn func(ctx context.Context) error) error {
+	if !t.tracing(ctx) {
+		return t.doBrowserSide(ctx, op, fn)
+	}
+	ctx, rec := t.callStart(ctx, traceOp(op))
+	err := t.doBrowserSide(ctx, op, fn)
+	t.callDone(ctx, rec, err)
+	return err
+}
+
+// doBrowserSide is DoBrowserSide.
+func (t *Tab) doBrowserSide(ctx context.Context, op string, fn func(ctx context.Context) error) error {
 	call, cctx, err := t.beginCall(ctx, op, &inflight{browserSide: true}, allowAnyLive, false)
 	if err != nil {
 		return err

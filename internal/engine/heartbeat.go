@@ -35,6 +35,7 @@ func (b *Browser) heartbeat(interval time.Duration) {
 		case b.life.Err() != nil:
 			return
 		case errors.Is(err, context.DeadlineExceeded):
+			b.heartbeatMissed(bound)
 			b.Disconnected("no answer from the browser for " + bound.String())
 			return
 		default:

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tabguard/tabguard/tabstate"
+	"github.com/tabguard/tabguard/tabtrace"
 )
 
 // stopTimeout bounds Page.stopLoading after a load ran out of time; Chrome
@@ -18,6 +19,17 @@ const stopTimeout = time.Second
 // crashed tab and on one whose last load failed: it is how they recover.
 // The backends' Watcher.Navigate documents what it answers.
 func (t *Tab) Navigate(ctx context.Context, url string) error {
+	if !t.tracing(ctx) {
+		return t.navigate(ctx, url)
+	}
+	ctx, rec := t.callStart(ctx, tabtrace.OpNavigate)
+	err := t.navigate(ctx, url)
+	t.callDone(ctx, rec, err)
+	return err
+}
+
+// navigate is Navigate.
+func (t *Tab) navigate(ctx context.Context, url string) error {
 	if url == "" {
 		return fmt.Errorf("%w: empty URL", tabstate.ErrInvalidArgument)
 	}
@@ -66,6 +78,17 @@ func (t *Tab) failed(ctx context.Context, loader, errorText string) {
 // page committed but before it loaded leaves Chrome's history at the entry
 // before, which Page.reload would bring back.
 func (t *Tab) Reload(ctx context.Context) error {
+	if !t.tracing(ctx) {
+		return t.reload(ctx)
+	}
+	ctx, rec := t.callStart(ctx, tabtrace.OpReload)
+	err := t.reload(ctx)
+	t.callDone(ctx, rec, err)
+	return err
+}
+
+// reload is Reload.
+func (t *Tab) reload(ctx context.Context) error {
 	if s := t.State(); s.Crashed && s.URL != "" {
 		return t.load(ctx, "reload", t.navigateTo(s.URL))
 	}
@@ -183,6 +206,17 @@ func (t *Tab) stopLoading() error {
 // the refusal. It returns ctx's error when ctx ends first, and
 // ErrWatcherClosed when the Tab closes. cond runs under the Tab's lock.
 func (t *Tab) Wait(ctx context.Context, cond func(tabstate.State) bool) (tabstate.State, error) {
+	if !t.tracing(ctx) {
+		return t.wait(ctx, cond)
+	}
+	ctx, rec := t.callStart(ctx, tabtrace.OpWait)
+	s, err := t.wait(ctx, cond)
+	t.callDone(ctx, rec, err)
+	return s, err
+}
+
+// wait is Wait.
+func (t *Tab) wait(ctx context.Context, cond func(tabstate.State) bool) (tabstate.State, error) {
 	if ctx == nil || cond == nil {
 		return tabstate.State{}, fmt.Errorf("%w: nil context or condition", tabstate.ErrInvalidArgument)
 	}
@@ -208,6 +242,7 @@ func (t *Tab) Wait(ctx context.Context, cond func(tabstate.State) bool) (tabstat
 			confirmed = true
 			continue
 		case err != nil:
+			t.noteRefused(ctx, confirmed)
 			return s, err
 		}
 		select {

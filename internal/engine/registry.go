@@ -298,6 +298,7 @@ func (s snapshot) info() TabInfo {
 // notify reports a change to the sink without ever blocking: when the
 // sink is full the change is dropped and counted.
 func (b *Browser) notify(kind ChangeKind, snap snapshot) {
+	b.registryChange(kind, snap)
 	if b.cfg.Sink == nil {
 		return
 	}

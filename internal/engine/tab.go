@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tabguard/tabguard/tabstate"
+	"github.com/tabguard/tabguard/tabtrace"
 )
 
 // Tab follows one tab through its events and runs calls on it under the
@@ -26,6 +27,7 @@ type Tab struct {
 	mu       sync.Mutex
 	tab      tabstate.Tab
 	closed   bool
+	started  bool          // Watch returned the Tab: the Trace was told
 	changed  chan struct{} // closed and replaced on every change of the state
 	inflight map[*inflight]struct{}
 	// terminations counts Runtime.terminateExecution calls, which also
@@ -74,6 +76,11 @@ func (b *Browser) Watch(h TabHandle) (*Tab, error) {
 		t.Close()
 		return nil, err
 	}
+	t.mu.Lock()
+	t.started = true
+	url := t.tab.State().URL
+	t.mu.Unlock()
+	b.changed(tabtrace.TabWatched, t.id, url, "")
 	return t, nil
 }
 
@@ -125,15 +132,20 @@ func (t *Tab) refused() error {
 // leaves the tab itself alone. Calling Close again does nothing.
 func (t *Tab) Close() {
 	t.mu.Lock()
-	if !t.closed {
+	first := !t.closed
+	if first {
 		t.closed = true
 		t.failInflight(tabstate.ErrWatcherClosed)
 		t.broadcast()
 	}
+	url, started := t.tab.State().URL, t.started
 	t.mu.Unlock()
 	t.b.remove(t)
 	t.cancel()
 	t.wg.Wait()
+	if first && started {
+		t.b.changed(tabtrace.TabUnwatched, t.id, url, "")
+	}
 }
 
 // Apply takes in one event of the tab and acts on what it changed: calls
@@ -171,8 +183,12 @@ func (t *Tab) Apply(ev tabstate.Event) {
 	t.noted(before, after)
 }
 
-// noted logs what an event did that the program should hear of.
+// noted tells the Trace and logs what an event did that the program
+// should hear of.
 func (t *Tab) noted(before, after tabstate.State) {
+	if after.DialogOpen && !before.DialogOpen {
+		t.b.changed(tabtrace.TabDialogOpened, t.id, after.URL, after.DialogType)
+	}
 	log := t.b.cfg.Logger
 	if log == nil {
 		return
