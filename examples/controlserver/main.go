@@ -1,7 +1,8 @@
 // Command controlserver is an HTTP control server over one headless
-// Chromium, with every tab call made deadline-safe by tabguard:
+// Chromium, with every tab call made deadline-safe by tabguard. It has its
+// own module; run it with
 //
-//	go run ./examples/controlserver -addr 127.0.0.1:8090 [-token SECRET] [-allow-schemes file,data]
+//	cd examples/controlserver && go run . -addr 127.0.0.1:8090 [-token SECRET] [-allow-schemes file,data]
 //
 //	curl -H 'Content-Type: application/json' -d '{"url":"http://127.0.0.1:8000/"}' 127.0.0.1:8090/browser/tabs
 //	curl 127.0.0.1:8090/browser/tabs
