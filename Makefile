@@ -4,11 +4,12 @@
 # CI (.ci/run) runs make test, then make fuzz and make bench-smoke.
 GO ?= go
 FUZZTIME ?= 30s
-# Nested modules (chromedpguard, chromedp015guard, and examples with their
-# own go.mod) are tested on their own.
-MODULES := chromedpguard chromedp015guard $(patsubst %/go.mod,%,$(wildcard examples/*/go.mod))
-# Modules for chromedp users, which must not link go-rod.
-NOROD := chromedpguard chromedp015guard examples/chromedp
+# Nested modules (chromedpguard, chromedp015guard, otelguard, and examples
+# with their own go.mod) are tested on their own.
+MODULES := chromedpguard chromedp015guard otelguard $(patsubst %/go.mod,%,$(wildcard examples/*/go.mod))
+# Modules for chromedp users, which must not link go-rod (otelguard serves
+# rod and chromedp programs alike).
+NOROD := chromedpguard chromedp015guard otelguard examples/chromedp
 # chromedp015guard builds against every chromedp release from v0.9.5, which
 # its go.mod requires, to v0.15: these go.mod files of its own pin two more,
 # which its tests run on too (go test -modfile).
