@@ -40,6 +40,7 @@ const (
 	windows        = "BenchmarkDOMWindows"
 	chromedpEval   = "BenchmarkChromedpEval"
 	chromedpSize   = "BenchmarkChromedpBinarySize"
+	otelEval       = "BenchmarkOtelEval"
 )
 
 var sections = []section{{
@@ -351,5 +352,29 @@ var sections = []section{{
 	},
 	goals: []goal{
 		{"chromedp binary: adopting the guard adds at most 1 MB", chromedpSize, "growth-bytes", "%.0f bytes", true, 1 << 20},
+	},
+}, {
+	title: "Observability: otelguard's cost",
+	how: "Three tabs of one browser, each loaded with the same small page from 127.0.0.1: one evaluated with " +
+		"rod's `page.Eval`, one with `Watcher.Eval` and no Trace, one with `Watcher.Eval` traced by " +
+		"`otelguard.New` on OpenTelemetry's real SDK: every span sampled and exported as it ends to an " +
+		"in-memory exporter, every metric aggregated for a manual reader. Each iteration makes one call of " +
+		"each, `() => 1`, in rotating order, under a caller's span. After the timed calls, the heap " +
+		"allocations of 1,000 calls of each are counted.",
+	rows: []row{
+		{"calls of each", otelEval, "calls-each", "%.0f"},
+		{"rod page.Eval median", otelEval, "raw-p50-ms", "%.3f ms"},
+		{"Watcher.Eval, no Trace, median", otelEval, "plain-p50-ms", "%.3f ms"},
+		{"Watcher.Eval traced by otelguard, median", otelEval, "otel-p50-ms", "%.3f ms"},
+		{"median ratio, no Trace / page.Eval", otelEval, "plain-p50-ratio", "%.3f"},
+		{"median ratio, otelguard / page.Eval", otelEval, "otel-p50-ratio", "%.3f"},
+		{"p99 ratio, otelguard / page.Eval", otelEval, "otel-p99-ratio", "%.3f"},
+		{"allocations a call, page.Eval", otelEval, "raw-allocs", "%.1f"},
+		{"allocations a call, Watcher.Eval with no Trace", otelEval, "plain-allocs", "%.1f"},
+		{"allocations a call, Watcher.Eval traced", otelEval, "otel-allocs", "%.1f"},
+		{"allocations otelguard adds (span, points)", otelEval, "otel-allocs-above", "%.1f"},
+	},
+	goals: []goal{
+		{"otelguard: traced eval's median at most 1.10x page.Eval's", otelEval, "otel-p50-ratio", "%.3f", true, 1.10},
 	},
 }}
