@@ -77,7 +77,13 @@ func setupLoad(t *testing.T, evalTimeout, loadTimeout time.Duration) (*Server, *
 // token on 127.0.0.1, and a client of it. Calls get 20 s at most.
 func serve(t *testing.T, opts *tabguard.Options, loadTimeout time.Duration, token string) (*Server, *Client) {
 	t.Helper()
-	s, err := NewServer(testbrowser.Shared(t).Browser, opts, loadTimeout)
+	return serveConfig(t, &ServerConfig{Watch: opts, LoadTimeout: loadTimeout}, token)
+}
+
+// serveConfig is serve with a whole ServerConfig.
+func serveConfig(t *testing.T, cfg *ServerConfig, token string) (*Server, *Client) {
+	t.Helper()
+	s, err := NewServer(testbrowser.Shared(t).Browser, cfg)
 	require.NoError(t, err)
 	hs := httptest.NewUnstartedServer(nil)
 	hs.Config.Handler = Guard(hs.Listener.Addr().String(), token, s.Handler())

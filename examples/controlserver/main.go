@@ -14,8 +14,13 @@
 //	curl -H 'Content-Type: application/json' -d '{"tab":"ID"}' 127.0.0.1:8090/browser/reload
 //	curl -H 'Content-Type: application/json' -d '{"tab":"ID","accept":true,"prompt_text":"hi"}' 127.0.0.1:8090/browser/dialog
 //	curl -H 'Content-Type: application/json' -d '{"tab":"ID"}' 127.0.0.1:8090/browser/close
+//	curl 127.0.0.1:8090/metrics    # with -metrics only
 //
-// With -token (or TABGUARD_TOKEN) set, add -H 'Authorization: Bearer SECRET'.
+// With -token (or TABGUARD_TOKEN) set, add -H 'Authorization: Bearer SECRET'
+// (a Prometheus scrape config sends it with authorization: credentials).
+// With -metrics, GET /metrics serves the tab calls' durations, refusals,
+// timeouts, crashes and watched tabs in Prometheus's text format; without
+// it there is no such route.
 //
 // A tab that cannot answer gets a 500 whose JSON body is the real reason
 // and the endpoint that fixes it, such as
@@ -53,6 +58,7 @@ type config struct {
 	evalTimeout               time.Duration
 	token                     string
 	schemes, allowed, blocked string
+	metrics                   bool
 }
 
 func main() {
@@ -63,6 +69,7 @@ func main() {
 	flag.StringVar(&cfg.schemes, "allow-schemes", "", "comma-separated URL schemes to open besides http and https, such as file,data")
 	flag.StringVar(&cfg.allowed, "allowed-origins", "", "semicolon-separated origins or hosts the server may open (*.example.com for a domain); empty allows all")
 	flag.StringVar(&cfg.blocked, "blocked-origins", strings.Join(defaultBlocked, ";"), "semicolon-separated origins or hosts the server never opens")
+	flag.BoolVar(&cfg.metrics, "metrics", false, "serve GET /metrics in Prometheus's text format, behind the same checks and token as every route")
 	flag.Parse()
 	if cfg.token == "" {
 		cfg.token = os.Getenv("TABGUARD_TOKEN")
@@ -106,7 +113,7 @@ func run(cfg config) error {
 	}
 	defer b.Close()
 
-	s, err := NewServer(b, &tabguard.Options{EvalTimeout: cfg.evalTimeout, URLs: cfg.policy()}, 0)
+	s, err := NewServer(b, &ServerConfig{Watch: &tabguard.Options{EvalTimeout: cfg.evalTimeout, URLs: cfg.policy()}, Metrics: cfg.metrics})
 	if err != nil {
 		return err
 	}

@@ -41,37 +41,72 @@ func badRequest(format string, args ...any) error {
 type Server struct {
 	bw          *tabguard.BrowserWatcher
 	loadTimeout time.Duration
+	metrics     *metrics // nil unless ServerConfig.Metrics
 
 	mu   sync.Mutex
 	tabs map[string]*tabguard.Watcher // by target ID
 }
 
-// NewServer returns a server over b. opts configures each tab's watcher and
-// may be nil; loadTimeout <= 0 means DefaultLoadTimeout. The server always
-// stops a runaway script at the deadline (TerminateOnTimeout), so the tab
-// answers the next call, and opens only http and https URLs, never the
-// cloud metadata hosts, unless opts.URLs says otherwise.
-func NewServer(b *rod.Browser, opts *tabguard.Options, loadTimeout time.Duration) (*Server, error) {
-	if loadTimeout <= 0 {
-		loadTimeout = DefaultLoadTimeout
+// ServerConfig configures NewServer. A nil or zero ServerConfig gives the
+// defaults.
+type ServerConfig struct {
+	// Watch configures each tab's watcher; nil means tabguard's defaults.
+	// The server always stops a runaway script at the deadline
+	// (TerminateOnTimeout), so the tab answers the next call, and opens
+	// only http and https URLs, never the cloud metadata hosts, unless
+	// Watch.URLs says otherwise.
+	Watch *tabguard.Options
+	// LoadTimeout bounds a page load (see DefaultLoadTimeout); 0 or less
+	// means DefaultLoadTimeout.
+	LoadTimeout time.Duration
+	// Metrics makes Handler serve GET /metrics, the watchers' calls,
+	// refusals, timeouts, crashes and tabs in Prometheus's text format,
+	// and sets Watch.Trace to report them, replacing any Trace given.
+	// Off by default: no /metrics route and no Trace.
+	Metrics bool
+}
+
+// NewServer returns a server over b; cfg may be nil.
+func NewServer(b *rod.Browser, cfg *ServerConfig) (*Server, error) {
+	var c ServerConfig
+	if cfg != nil {
+		c = *cfg
+	}
+	if c.LoadTimeout <= 0 {
+		c.LoadTimeout = DefaultLoadTimeout
 	}
 	o := tabguard.Options{}
-	if opts != nil {
-		o = *opts
+	if c.Watch != nil {
+		o = *c.Watch
 	}
 	o.TerminateOnTimeout = true
 	if o.URLs == nil {
 		o.URLs = &tabguard.URLPolicy{BlockedOrigins: defaultBlocked}
 	}
+	s := &Server{loadTimeout: c.LoadTimeout, tabs: map[string]*tabguard.Watcher{}}
+	if c.Metrics {
+		m, err := newMetrics()
+		if err != nil {
+			return nil, err
+		}
+		s.metrics = m
+		o.Trace = m.trace()
+	}
 	bw, err := tabguard.WatchBrowser(b, &o)
 	if err != nil {
+		if s.metrics != nil {
+			_ = s.metrics.close()
+		}
 		return nil, err
 	}
-	return &Server{bw: bw, loadTimeout: loadTimeout, tabs: map[string]*tabguard.Watcher{}}, nil
+	s.bw = bw
+	return s, nil
 }
 
-// Handler returns the server's routes, with no checks in front: serve
-// Guard(addr, token, s.Handler()) to anything but a test.
+// Handler returns the server's routes, GET /metrics too when the config
+// asks for it, with no checks in front: serve Guard(addr, token,
+// s.Handler()) to anything but a test, so /metrics needs the token as
+// every route does.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /browser/tabs", s.handleTabs)
@@ -84,6 +119,9 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /browser/clickables", s.handleClickables)
 	mux.HandleFunc("POST /browser/scroll", s.handleScroll)
 	mux.HandleFunc("POST /browser/cursor", s.handleCursor)
+	if s.metrics != nil {
+		mux.Handle("GET /metrics", s.metrics.handler())
+	}
 	return mux
 }
 
@@ -201,7 +239,8 @@ func (s *Server) closeTab(ctx context.Context, id string) error {
 	return w.CloseTab(ctx)
 }
 
-// Close stops watching, and closes the tabs the server opened or took over.
+// Close stops watching, closes the tabs the server opened or took over,
+// and stops the metrics.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	tabs := s.tabs
@@ -213,7 +252,11 @@ func (s *Server) Close() error {
 		errs = append(errs, w.CloseTab(ctx))
 		cancel()
 	}
-	return errors.Join(append(errs, s.bw.Close())...)
+	errs = append(errs, s.bw.Close())
+	if s.metrics != nil {
+		errs = append(errs, s.metrics.close())
+	}
+	return errors.Join(errs...)
 }
 
 // tabInfo is what GET /browser/tabs says of one tab.

@@ -9,6 +9,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard"
 	"github.com/tabguard/tabguard/internal/testbrowser"
 )
 
@@ -60,7 +61,7 @@ func TestServerCrashedTab(t *testing.T) {
 
 func TestServerEvalTimeout(t *testing.T) {
 	fx := fixtures(t)
-	_, c := setup(t, 2*time.Second)
+	_, c := serveConfig(t, &ServerConfig{Watch: &tabguard.Options{EvalTimeout: 2 * time.Second}, LoadTimeout: 10 * time.Second, Metrics: true}, "")
 	id := open(t, c, fx.URL+"/busy")
 	time.Sleep(300 * time.Millisecond) // the page's loop starts 50 ms after it loads
 
@@ -76,6 +77,10 @@ func TestServerEvalTimeout(t *testing.T) {
 		_, err := c.DOM(testbrowser.Context(t, 30*time.Second), id, 0)
 		return err == nil
 	})
+	// /metrics counts the timeout, by call and by what the tab was doing.
+	n, ok := value(scrape(t, c), "tabguard_call_timeouts_total", map[string]string{"tabguard_call": "DOM"})
+	require.True(t, ok, "no tabguard_call_timeouts_total series for DOM")
+	assert.GreaterOrEqual(t, n, 1.0)
 }
 
 func TestServerDeadURL(t *testing.T) {
