@@ -16,7 +16,7 @@ NOROD := chromedpguard chromedp015guard otelguard examples/chromedp
 CHROMEDP015 := go.chromedp-v0.13.6.mod go.chromedp-v0.15.1.mod
 # Packages whose exported API api/<package name>.txt records: make lint
 # fails when a recorded name is gone or has changed.
-API := . tabstate tabtrace chromedpguard chromedp015guard
+API := . tabstate tabtrace chromedpguard chromedp015guard otelguard
 # staticcheck at a pinned version, built from the Go module proxy.
 STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
