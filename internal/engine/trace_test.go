@@ -179,9 +179,12 @@ func TestTraceChanges(t *testing.T) {
 	fx.f.Push(enginetest.Page(sess, tabstate.DialogOpening{Type: "alert", Message: "hi"}))
 	fx.f.Push(crash("oom")...)
 	fx.f.Push(func(b *engine.Browser) {
-		b.TargetCreated(engine.TargetInfo{TargetID: "T2", Type: "page", URL: pageURL + "2", Attached: true})
+		b.TargetCreated(engine.TargetInfo{TargetID: "T2", Type: "page", URL: pageURL + "2", Title: "two", Attached: true})
 		b.TargetCreated(engine.TargetInfo{TargetID: "W1", Type: "service_worker", URL: pageURL + "sw.js"})
+		// A discard: Chrome makes the replacement, then ends the tab.
+		b.TargetCreated(engine.TargetInfo{TargetID: "T3", Type: "page", URL: pageURL + "2", Title: "two"})
 		b.TargetDestroyed("T2")
+		b.TargetDestroyed("T3")
 		b.Disconnected("connection reset")
 		b.Disconnected("") // a later, vaguer reason is not news
 	})
@@ -191,7 +194,9 @@ func TestTraceChanges(t *testing.T) {
 		{Kind: tabtrace.TabDialogOpened, TargetID: target, URL: pageURL, Detail: "alert"},
 		{Kind: tabtrace.TabCrashed, TargetID: target, URL: pageURL, Detail: "oom"},
 		{Kind: tabtrace.TabOpened, TargetID: "T2", URL: pageURL + "2"},
-		{Kind: tabtrace.TabClosed, TargetID: "T2", URL: pageURL + "2"},
+		{Kind: tabtrace.TabOpened, TargetID: "T3", URL: pageURL + "2"},
+		{Kind: tabtrace.TabDiscarded, TargetID: "T2", URL: pageURL + "2", Detail: "T3"},
+		{Kind: tabtrace.TabClosed, TargetID: "T3", URL: pageURL + "2"},
 		{Kind: tabtrace.BrowserGone, Detail: "connection reset"},
 		{Kind: tabtrace.TabUnwatched, TargetID: target, URL: pageURL},
 	}
