@@ -9,6 +9,11 @@
 // command in an MCP client's config, with
 //
 //	cd examples/mcpserver && go run . [-allow-schemes file] [-allowed-origins 'example.com;*.example.org']
+//
+// With OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)
+// set, it sends a span for each tool call, "tools/call eval_in_tab", with
+// the guarded calls the tool made (tabguard.Eval, ...) as its children, to
+// that OTLP/HTTP collector; without, it traces nothing.
 package main
 
 import (
@@ -77,7 +82,20 @@ func run(cfg config) error {
 		return err
 	}
 	defer closeBrowser()
-	s, tools, err := newServer(b, &tabguard.Options{EvalTimeout: cfg.evalTimeout, URLs: cfg.policy()})
+	tp, shutdown, err := otlpTracing(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		// Send the spans left, but do not hold the exit for long on a
+		// collector that does not answer.
+		sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		if err := shutdown(sctx); err != nil {
+			log.Printf("send the last spans: %v", err)
+		}
+	}()
+	s, tools, err := newServer(b, &tabguard.Options{EvalTimeout: cfg.evalTimeout, URLs: cfg.policy()}, tp)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,9 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/otelguard"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 )
 
 const (
@@ -38,9 +41,11 @@ type browserTools struct {
 // newServer returns an MCP server with the browser tools over b. opts
 // configures the tabs' watchers and may be nil; the server always stops a
 // runaway script (TerminateOnTimeout), so the tab answers the next call,
-// and opens only http and https URLs unless opts.URLs allows more. The
-// caller should call Close on the returned tools when finished.
-func newServer(b *rod.Browser, opts *tabguard.Options) (*mcp.Server, *browserTools, error) {
+// and opens only http and https URLs unless opts.URLs allows more. tp
+// traces each tool call, and the guarded calls it makes as its children
+// (through otelguard, which replaces opts.Trace); nil means no tracing.
+// The caller should call Close on the returned tools when finished.
+func newServer(b *rod.Browser, opts *tabguard.Options, tp trace.TracerProvider) (*mcp.Server, *browserTools, error) {
 	o := tabguard.Options{}
 	if opts != nil {
 		o = *opts
@@ -50,13 +55,22 @@ func newServer(b *rod.Browser, opts *tabguard.Options) (*mcp.Server, *browserToo
 	if o.URLs == nil {
 		o.URLs = &tabguard.URLPolicy{}
 	}
+	if tp != nil {
+		o.Trace = otelguard.New(otelguard.WithTracerProvider(tp))
+	} else {
+		tp = noop.NewTracerProvider()
+	}
 	bw, err := tabguard.WatchBrowser(b, &o)
 	if err != nil {
 		return nil, nil, err
 	}
 	t := &browserTools{bw: bw, tabs: map[string]*tabguard.Watcher{}}
 	s := mcp.NewServer(&mcp.Implementation{Name: "tabguard-browser", Version: "v0.2.0"}, nil)
-	add := func(name, description string) *mcp.Tool { return &mcp.Tool{Name: name, Description: description} }
+	names := map[string]bool{}
+	add := func(name, description string) *mcp.Tool {
+		names[name] = true
+		return &mcp.Tool{Name: name, Description: description}
+	}
 	mcp.AddTool(s, add("list_tabs", "List every tab of the browser with its URL and, when a call on it would fail, why and which tool fixes it. Asks no page, so it answers even when tabs hang."), t.listTabs)
 	mcp.AddTool(s, add("open_tab", "Open a tab at a URL and wait for it to load."), t.openTab)
 	mcp.AddTool(s, add("navigate", "Load a URL in a tab and wait for it to load. Recovers a tab whose load failed."), t.navigate)
@@ -65,6 +79,7 @@ func newServer(b *rod.Browser, opts *tabguard.Options) (*mcp.Server, *browserToo
 	mcp.AddTool(s, add("handle_dialog", "Accept or dismiss the JavaScript dialog (alert, confirm, prompt, beforeunload) open in a tab."), t.handleDialog)
 	mcp.AddTool(s, add("get_tab_dom", "Read a tab's HTML, or its visible text, a window at a time: max_bytes (default 40000) from offset of one snapshot of the page; pass back snapshot and next_offset to read on. A CSS selector reads only the elements that match."), t.getTabDOM)
 	mcp.AddTool(s, add("eval_in_tab", "Run a JavaScript function in a tab and return its JSON result. A script still running at the deadline is stopped."), t.evalInTab)
+	s.AddReceivingMiddleware(traceTools(tp, names))
 	return s, t, nil
 }
 

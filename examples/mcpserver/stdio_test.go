@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -15,11 +16,12 @@ import (
 
 // server builds the command once for the test and starts it over real
 // stdio, with a temporary folder of the test's own, where the browser's
-// profile folder goes. Closing the session closes stdin and waits for the
-// exit: the transport signals the server only after a minute, so a server
-// that does not exit on its own is caught by the test's deadline, never
-// stopped for it.
-func server(t *testing.T) (*mcp.ClientSession, *exec.Cmd, string) {
+// profile folder goes, and env (NAME=value) on top of the test's
+// environment, less any OTEL_ variable. Closing the session closes stdin
+// and waits for the exit: the transport signals the server only after a
+// minute, so a server that does not exit on its own is caught by the
+// test's deadline, never stopped for it.
+func server(t *testing.T, env ...string) (*mcp.ClientSession, *exec.Cmd, string) {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "mcpserver")
 	build := exec.Command("go", "build", "-o", bin, ".")
@@ -27,7 +29,12 @@ func server(t *testing.T) (*mcp.ClientSession, *exec.Cmd, string) {
 	require.NoError(t, err, "go build: %s", out)
 	tmp := t.TempDir()
 	cmd := exec.Command(bin, "-eval-timeout", "2s")
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "OTEL_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(append(cmd.Env, "TMPDIR="+tmp), env...)
 	cmd.Stderr = os.Stderr
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0.0.1"}, nil).
 		Connect(testContext(t, 30*time.Second), &mcp.CommandTransport{Command: cmd, TerminateDuration: time.Minute}, nil)
@@ -44,9 +51,11 @@ func profiles(t *testing.T, tmp string) []string {
 }
 
 // Over real stdio, a client sees every tool, drives a tab, and the server
-// exits on its own when stdin closes, leaving no profile folder behind.
+// exits on its own when stdin closes, leaving no profile folder behind and
+// sending its spans to the OTLP collector the environment names.
 func TestStdio(t *testing.T) {
-	cs, cmd, tmp := server(t)
+	col := newCollector(t)
+	cs, cmd, tmp := server(t, "OTEL_EXPORTER_OTLP_ENDPOINT="+col.URL)
 	tools, err := cs.ListTools(testContext(t, 10*time.Second), nil)
 	require.NoError(t, err)
 	var names []string
@@ -74,6 +83,7 @@ func TestStdio(t *testing.T) {
 	}
 	assert.True(t, cmd.ProcessState.Success(), "exit status %v", cmd.ProcessState)
 	assert.Empty(t, profiles(t, tmp), "the profile folder is removed")
+	requireSpans(t, col.got(), "/v1/traces", "tools/call eval_in_tab", "tabguard.Eval")
 }
 
 // SIGTERM and SIGINT stop the server cleanly: the browser is closed and its

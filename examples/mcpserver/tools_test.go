@@ -16,12 +16,19 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // connect serves the tools to an in-memory client session for t.
 func connect(t *testing.T) *mcp.ClientSession {
 	t.Helper()
-	s, tools, err := newServer(testBrowser, &tabguard.Options{EvalTimeout: 5 * time.Second, URLs: config{blocked: defaultBlocked}.policy()})
+	return connectTraced(t, nil)
+}
+
+// connectTraced is connect with the server tracing to tp.
+func connectTraced(t *testing.T, tp trace.TracerProvider) *mcp.ClientSession {
+	t.Helper()
+	s, tools, err := newServer(testBrowser, &tabguard.Options{EvalTimeout: 5 * time.Second, URLs: config{blocked: defaultBlocked}.policy()}, tp)
 	require.NoError(t, err)
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := testContext(t, 10*time.Second)
