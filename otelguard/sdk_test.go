@@ -100,11 +100,11 @@ func (s *sdk) streams(t testing.TB) map[string]int {
 	return out
 }
 
-// attrs are a span's attributes by key.
+// attrs are a span's attributes by key; every one of them is a string.
 func attrs(s sdktrace.ReadOnlySpan) map[attribute.Key]string {
 	m := map[attribute.Key]string{}
 	for _, kv := range s.Attributes() {
-		m[kv.Key] = kv.Value.Emit()
+		m[kv.Key] = kv.Value.AsString()
 	}
 	return m
 }
