@@ -63,6 +63,11 @@ func (t *Tab) start() error {
 	}
 	url, committed := learnURL(info.TargetInfo.URL, hist)
 	t.mu.Lock()
+	if !committed && url != "" && t.located == url {
+		// The page answered from a document of url: one is committed,
+		// though the history, which can trail a commit, does not say so yet.
+		committed = true
+	}
 	crashed := t.tab.State().Crashed
 	t.tab.Learn(url, committed, startSeq)
 	t.broadcast()
@@ -107,6 +112,12 @@ func (t *Tab) probeRenderer(ctx context.Context, done context.CancelFunc) <-chan
 		ok := errs[0] == nil && doc.ExceptionDetails == nil && json.Unmarshal(doc.Result.Value, &v) == nil && len(v) == 2
 		t.mu.Lock()
 		defer t.mu.Unlock()
+		if ok {
+			t.located = v[1]
+			if s := t.tab.State(); !s.Committed && !s.ErrorPage && s.URL != "" && s.URL == v[1] {
+				t.tab.Learn(v[1], true, startSeq) // as in start, when the history trails
+			}
+		}
 		if ok && strings.HasPrefix(v[1], errorPagePrefix) {
 			t.tab.LearnErrorPage(t.tab.State().URL, startSeq)
 		}

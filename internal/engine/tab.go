@@ -41,6 +41,9 @@ type Tab struct {
 	// client closed at once.
 	dialogAt  time.Time
 	ownDialog uint64
+	// located is the page's location as the start's probe read it: a
+	// document of that URL is committed.
+	located string
 }
 
 // Watch starts following the tab h and learns its state as it is now (see

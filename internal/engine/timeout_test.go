@@ -88,3 +88,32 @@ func TestCallerCancel(t *testing.T) {
 	time.AfterFunc(20*time.Millisecond, cancel)
 	require.ErrorIs(t, fx.tab.Do(ctx, "", hang), context.Canceled)
 }
+
+// TestStartAfterAnUnseenCommit holds that a Tab started just after a
+// commit it did not see, while Chrome's history still trails it, learns
+// from the page itself that the document is committed: a call that times
+// out there is no "still loading".
+func TestStartAfterAnUnseenCommit(t *testing.T) {
+	for _, order := range orders {
+		t.Run(order.String(), func(t *testing.T) {
+			f := enginetest.New(order)
+			t.Cleanup(f.Close)
+			answer(f, "Target.getTargets", map[string]any{"targetInfos": []any{
+				map[string]any{"targetId": target, "type": "page", "url": pageURL, "title": "page"}}})
+			answer(f, "Target.getTargetInfo", map[string]any{"targetInfo": map[string]any{"targetId": target, "type": "page", "url": pageURL}})
+			answer(f, "Page.getNavigationHistory", map[string]any{"currentIndex": 0, "entries": []any{map[string]any{"url": "about:blank"}}})
+			f.Handle("Runtime.evaluate", evaluate(nil))
+			b := engine.NewBrowser(f.Driver(), engine.Config{})
+			f.Attach(b)
+			t.Cleanup(b.Close)
+			require.NoError(t, b.Start(deadline(t)))
+			tab, err := b.Watch(engine.TabHandle{Session: f.Session(sess), TargetID: target, SessionID: sess, Life: context.Background()})
+			require.NoError(t, err)
+			t.Cleanup(tab.Close)
+			s, err := tab.Wait(deadline(t), func(s tabstate.State) bool { return s.Loaded })
+			require.NoError(t, err)
+			assert.True(t, s.Committed)
+			assert.Equal(t, pageURL, s.URL)
+		})
+	}
+}
