@@ -86,10 +86,12 @@ type Done struct {
 	// Err is the error the call returned; nil when Outcome is OutcomeOK.
 	Err error
 	// Reason is the sentinel Err matches, for errors.Is: the Reason of a
-	// [*tabstate.BlockedError], tabstate.ErrEvalTimeout for a timeout,
-	// context.Canceled, ErrInvalidArgument, ErrWatcherClosed,
-	// ErrSnapshotGone, ErrNoMatch or ErrURLBlocked; nil for an error that
-	// is none of them (a JavaScript exception, a protocol error).
+	// [*tabstate.BlockedError], tabstate.ErrEvalTimeout for the guard's
+	// timeout, context.DeadlineExceeded for a wait on the caller's own
+	// deadline (Wait), context.Canceled, ErrWatcherClosed,
+	// ErrInvalidArgument, ErrURLBlocked, ErrSnapshotGone, ErrNoMatch or
+	// ErrNoDialog; nil for an error that is none of them (a JavaScript
+	// exception, a protocol error).
 	Reason error
 	// Refused says how a refused call learned it was refused.
 	Refused Refused
