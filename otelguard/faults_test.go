@@ -109,11 +109,14 @@ func TestFaultRows(t *testing.T) {
 	})
 
 	t.Run("dialog", func(t *testing.T) {
-		require.NoError(t, eval(ctx, `() => { setTimeout(() => alert("hi")); }`))
-		_, err := w.Wait(ctx, func(s tabguard.TabState) bool { return s.DialogOpen })
-		require.NoError(t, err)
-		require.ErrorIs(t, eval(ctx, `() => 1`), tabguard.ErrDialogOpen)
+		require.ErrorIs(t, eval(ctx, `() => alert("hi")`), tabguard.ErrDialogOpen)
+		a := attrs(s.span(t, "tabguard.Eval"))
+		assert.Equal(t, "ErrDialogOpen", a[otelguard.AttrErrorType])
+		assert.Equal(t, "in_flight", a[otelguard.AttrRefusal])
+		require.ErrorIs(t, eval(ctx, `() => 1`), tabguard.ErrDialogOpen, "refused at once, with no wait")
 		assert.Equal(t, "ErrDialogOpen", attrs(s.span(t, "tabguard.Eval"))[otelguard.AttrErrorType])
+		assert.EqualValues(t, 2, s.count(t, otelguard.MetricCallDuration, call,
+			otelguard.AttrOutcome.String("refused"), otelguard.AttrErrorType.String("ErrDialogOpen")))
 		assert.EqualValues(t, 1, s.count(t, otelguard.MetricChanges, otelguard.AttrChange.String("dialog_opened")))
 		require.NoError(t, w.HandleDialog(ctx, true, ""))
 		assert.Equal(t, codes.Unset, s.span(t, "tabguard.HandleDialog").Status().Code)

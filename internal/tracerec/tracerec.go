@@ -1,11 +1,16 @@
-// Package tracerec is a tabtrace.Trace that keeps what it is told, for the
-// backends' tests of their Options.Trace.
+// Package tracerec is a tabtrace.Trace that keeps what it is told, and the
+// check every backend's test of its Options.Trace runs with it.
 package tracerec
 
 import (
 	"context"
 	"sync"
+	"testing"
+	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard/tabstate"
 	"github.com/tabguard/tabguard/tabtrace"
 )
 
@@ -59,4 +64,44 @@ func (r *Recorder) Changed(kind tabtrace.ChangeKind, id string) bool {
 		}
 	}
 	return false
+}
+
+// Backend is one backend's watched tab on a loaded page, as CheckBackend
+// drives it.
+type Backend struct {
+	// TargetID and URL are the tab's.
+	TargetID, URL string
+	// Eval evaluates `() => 1` on the watcher.
+	Eval func() error
+	// Crash kills the tab's renderer and returns once Chrome reported it.
+	Crash func()
+	// Reload is the watcher's Reload.
+	Reload func() error
+}
+
+// CheckBackend holds that r, the Trace of b's watcher, hears of the
+// backend's calls and of its tab's changes: a healthy eval, the refusal
+// that follows a crash, at once, and the recovery.
+func CheckBackend(t *testing.T, r *Recorder, b Backend) {
+	t.Helper()
+	require.True(t, r.Changed(tabtrace.TabWatched, b.TargetID), "the watch traced")
+
+	require.NoError(t, b.Eval())
+	last, _ := r.Last()
+	assert.Equal(t, tabtrace.Call{Op: tabtrace.OpEval, TargetID: b.TargetID, URL: b.URL}, last.Call)
+	assert.Equal(t, tabtrace.OutcomeOK, last.Done.Outcome)
+
+	b.Crash()
+	require.ErrorIs(t, b.Eval(), tabstate.ErrTabCrashed)
+	last, _ = r.Last()
+	assert.Equal(t, tabtrace.OutcomeRefused, last.Done.Outcome)
+	assert.Equal(t, tabstate.ErrTabCrashed, last.Done.Reason)
+	assert.Equal(t, tabtrace.RefusedAfterBarrier, last.Done.Refused, "a crash may be stale: the barrier confirms it")
+	assert.Eventually(t, func() bool { return r.Changed(tabtrace.TabCrashed, b.TargetID) }, 10*time.Second, 5*time.Millisecond,
+		"the crash traced")
+
+	require.NoError(t, b.Reload())
+	last, _ = r.Last()
+	assert.Equal(t, tabtrace.OpReload, last.Call.Op)
+	assert.Equal(t, tabtrace.OutcomeOK, last.Done.Outcome)
 }
