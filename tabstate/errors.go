@@ -35,13 +35,22 @@ var (
 	// eval's script: another eval on the tab timed out with
 	// Options.TerminateOnTimeout, or another client terminated it.
 	ErrTerminated = errors.New("eval's script was terminated")
+	// ErrFrameCrashed reports that an iframe's own renderer process died
+	// (an out-of-process iframe); the tab itself lives on.
+	ErrFrameCrashed = errors.New("frame renderer crashed")
+	// ErrFrameDetached reports that the frame is gone from the tab, or was
+	// removed or moved to another process while the call ran.
+	ErrFrameDetached = errors.New("frame is detached")
 )
 
 // BlockedError explains why an eval was refused or cut short.
 type BlockedError struct {
 	// Reason is one of ErrTabCrashed, ErrNoDocument, ErrTabClosed,
-	// ErrTabDiscarded, ErrBrowserGone, ErrDialogOpen, ErrPaused, ErrNavigated, ErrTerminated.
+	// ErrTabDiscarded, ErrBrowserGone, ErrDialogOpen, ErrPaused, ErrNavigated, ErrTerminated,
+	// ErrFrameCrashed, ErrFrameDetached.
 	Reason error
+	// Frame is the iframe the refusal is about; empty for the tab itself.
+	Frame string
 	// URL is the last known URL of the tab; it may be empty.
 	URL string
 	// Detail is the crash status ("oom"), the load error
@@ -68,12 +77,29 @@ func (e *BlockedError) Error() string {
 // for programs that word their own advice (an HTTP endpoint, an MCP tool).
 func (e *BlockedError) Problem() string {
 	var b strings.Builder
-	if e.Reason == nil {
+	switch {
+	case e.Reason == nil:
 		b.WriteString("eval blocked")
-	} else {
+	case e.Frame != "" && e.Reason == ErrNoDocument:
+		b.WriteString("frame has no document")
+	case e.Frame != "" && e.Reason == ErrNavigated:
+		b.WriteString("frame navigated away during the eval")
+	default:
 		b.WriteString(e.Reason.Error())
 	}
 	switch e.Reason {
+	case ErrFrameCrashed:
+		if e.Detail != "" {
+			b.WriteString(" (reason: " + e.Detail + ")")
+		}
+		if e.URL != "" {
+			b.WriteString(" in " + e.URL)
+		}
+	case ErrFrameDetached:
+		if e.Detail != "" {
+			b.WriteString(": " + e.Detail)
+		}
+		b.WriteString(" (frame " + e.Frame + ")")
 	case ErrTabCrashed, ErrPaused:
 		if e.Detail != "" {
 			b.WriteString(" (reason: " + e.Detail + ")")
@@ -118,6 +144,9 @@ func (e *BlockedError) Advice() string {
 	case ErrTabCrashed:
 		return "reload the tab (Watcher.Reload)"
 	case ErrNoDocument:
+		if e.Frame != "" {
+			return "reload the tab (Watcher.Reload)"
+		}
 		return "navigate again (Watcher.Navigate)"
 	case ErrTabClosed:
 		return "open a new tab"
@@ -131,6 +160,10 @@ func (e *BlockedError) Advice() string {
 		return "resume it with Debugger.resume"
 	case ErrTerminated, ErrNavigated:
 		return "retry the eval"
+	case ErrFrameCrashed:
+		return "reload the tab (Watcher.Reload)"
+	case ErrFrameDetached:
+		return "list the tab's frames again (Watcher.Frames)"
 	}
 	return ""
 }

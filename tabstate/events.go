@@ -105,6 +105,8 @@ var Methods = map[string]bool{
 	"Inspector.targetReloadedAfterCrash": true,
 	"Page.frameStartedNavigating":        true,
 	"Page.frameNavigated":                true,
+	"Page.frameAttached":                 true,
+	"Page.frameDetached":                 true,
 	"Page.navigatedWithinDocument":       true,
 	"Page.frameStoppedLoading":           true,
 	"Page.loadEventFired":                true,
@@ -146,6 +148,14 @@ func Decode(method string, params []byte) (Event, bool) {
 		err = json.Unmarshal(params, &p)
 		f := p.Frame
 		ev = FrameNavigated{FrameID: f.ID, ParentID: f.ParentID, LoaderID: f.LoaderID, URL: f.URL, URLFragment: f.URLFragment, UnreachableURL: f.UnreachableURL}
+	case "Page.frameAttached":
+		var p struct{ FrameID, ParentFrameID string }
+		err = json.Unmarshal(params, &p)
+		ev = FrameAttached{FrameID: p.FrameID, ParentID: p.ParentFrameID}
+	case "Page.frameDetached":
+		var p struct{ FrameID, Reason string }
+		err = json.Unmarshal(params, &p)
+		ev = FrameDetached{FrameID: p.FrameID, Reason: p.Reason}
 	case "Page.navigatedWithinDocument":
 		var p struct{ FrameID, URL string }
 		err = json.Unmarshal(params, &p)

@@ -12,6 +12,9 @@ const (
 	// Cut: evals in flight can no longer be answered (a crash, a dialog,
 	// a pause, a closed tab, a lost browser): fail them now.
 	Cut
+	// FrameCut: an iframe crashed, moved to another process, navigated or
+	// went: evals in flight in it may no longer be answered.
+	FrameCut
 )
 
 // Tab follows one tab through its events. The zero value is a tab in its
@@ -33,6 +36,10 @@ type Tab struct {
 	// was known to be committed and no navigation was under way: the load
 	// of the document the owner is still asking about. 0: none.
 	loadAt uint64
+
+	frames   map[string]*frame // the tab's iframes; nil when it has none
+	frameSeq uint64            // news of the iframes so far
+	attached uint64            // iframes attached so far
 }
 
 // navigation is a main-frame navigation that has started and not yet
@@ -115,6 +122,9 @@ func (t *Tab) DialogHandled(n uint64) Change {
 
 // Apply applies one event of this tab and says what it changed.
 func (t *Tab) Apply(e Event) Change {
+	if c, ok := t.applyFrame(e); ok {
+		return c
+	}
 	s := &t.state
 	switch e := e.(type) {
 	case TargetCrashed:
@@ -235,6 +245,13 @@ func (t *Tab) commit(e FrameNavigated) Change {
 	t.MainFrame = e.FrameID
 	t.committed, t.commitNav = e.LoaderID, 0
 	t.seq++
+	cut := Change(0)
+	if len(t.frames) > 0 {
+		// A new document: the old one's iframes went with it.
+		t.frames = nil
+		t.frameSeq++
+		cut = FrameCut
+	}
 	s.Crashed, s.CrashReason = false, ""
 	clearDialog(s) // a new document has no dialog and no pause
 	s.Paused, s.PauseReason = false, ""
@@ -252,14 +269,14 @@ func (t *Tab) commit(e FrameNavigated) Change {
 		// the tab is loading the newer one, and a real page answers evals.
 		t.nav.before = doc
 		s.Committed, s.Loaded = doc.Committed, false
-		return Changed | News
+		return Changed | News | cut
 	}
 	if t.nav != nil {
 		t.commitNav = t.nav.n
 	}
 	t.nav = nil
 	*s = doc
-	return Changed | News
+	return Changed | News | cut
 }
 
 // failed records a main-frame load that failed. A cancelled one (stopped,

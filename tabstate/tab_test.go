@@ -166,8 +166,12 @@ func TestTabChange(t *testing.T) {
 	if got := tab.Apply(tabstate.TargetCrashed{Status: "oom"}); got != tabstate.Changed {
 		t.Errorf("second crash event = %v; want Changed: evals were cut by the first", got)
 	}
-	if got := tab.Apply(tabstate.FrameNavigated{FrameID: "F2", ParentID: frame}); got != 0 {
-		t.Errorf("iframe commit = %v; want 0", got)
+	before := tab.State()
+	if got := tab.Apply(tabstate.FrameNavigated{FrameID: "F2", ParentID: frame}); got != tabstate.Changed|tabstate.FrameCut {
+		t.Errorf("iframe commit = %v; want Changed|FrameCut: news of the frame, not of the tab", got)
+	}
+	if diff := cmp.Diff(before, tab.State()); diff != "" {
+		t.Errorf("iframe commit changed the tab's state (-before +after):\n%s", diff)
 	}
 	n := tab.Dialogs()
 	tab.Apply(tabstate.ReloadedAfterCrash{})

@@ -36,6 +36,12 @@ type Browser struct {
 // connects rod to it. The caller should call Close when finished.
 func Launch() (*Browser, error) { return launch("", 0) }
 
+// LaunchSiteIsolated is Launch with site isolation on, as Chrome runs by
+// default and as chromedp, remote pools and a user's own Chrome run it:
+// an iframe of another site gets a renderer process, and a target, of its
+// own. rod's launcher turns it off; Launch keeps that.
+func LaunchSiteIsolated() (*Browser, error) { return launchWith("", 0, true) }
+
 // LaunchRenderers is Launch with at most n renderer processes, so that
 // tabs share renderers as they do in a browser with many tabs open, where
 // Chrome stops starting a renderer for each: a crash of one renderer then
@@ -56,6 +62,10 @@ func LaunchDiscardable() (*Browser, error) {
 const DiscardJS = faultrows.DiscardJS
 
 func launch(localState string, renderers int) (*Browser, error) {
+	return launchWith(localState, renderers, false)
+}
+
+func launchWith(localState string, renderers int, isolated bool) (*Browser, error) {
 	bin, err := Bin()
 	if err != nil {
 		return nil, err
@@ -79,6 +89,9 @@ func launch(localState string, renderers int) (*Browser, error) {
 		Set("host-resolver-rules", "MAP *.invalid ~NOTFOUND")
 	if renderers > 0 {
 		l = l.Set("renderer-process-limit", fmt.Sprint(renderers))
+	}
+	if isolated {
+		l = l.Delete("disable-site-isolation-trials").Set("site-per-process")
 	}
 	u, err := l.Launch()
 	if err != nil {
