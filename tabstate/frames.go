@@ -49,6 +49,7 @@ type Frame struct {
 type frame struct {
 	Frame
 	n      uint64 // the order it was attached in
+	gen    uint64 // counts the documents it held: see Tab.FrameDocument
 	loader string // the navigation under way, "" for none
 	doc    string // the URL of its committed document
 }
@@ -103,6 +104,37 @@ func (t *Tab) Frame(id string) (Frame, bool) {
 	return f.Frame, true
 }
 
+// FrameDocument numbers the document frame id holds: it changes when the
+// frame commits a document or moves to another process, so what a program
+// found in the frame's last document is known to be gone. It is 0 for a
+// frame the tab does not have.
+func (t *Tab) FrameDocument(id string) uint64 {
+	if f := t.frames[id]; f != nil {
+		return f.gen
+	}
+	return 0
+}
+
+// FrameInfo is one iframe of a tab as a watcher lists it: what the events
+// say of it, and what an eval in it would get now.
+type FrameInfo struct {
+	// ID names the frame to EvalFrame and to DOMOptions.Frame.
+	ID string
+	// ParentID is the frame that holds it: the tab's main frame for an
+	// iframe of the page itself.
+	ParentID string
+	// URL is its document, or the page it loads or failed to load.
+	URL string
+	// OutOfProcess reports that it runs in a renderer process of its own.
+	OutOfProcess bool
+	// Loading reports that it holds no document of its own yet: an eval
+	// in it waits for one, within its deadline.
+	Loading bool
+	// Refusal is what an eval in it would get now: nil, or a
+	// [*BlockedError].
+	Refusal error
+}
+
 // FrameNews counts the news of the tab's iframes: it grows whenever one
 // is attached, navigates, fails, crashes, moves or goes.
 func (t *Tab) FrameNews() uint64 { return t.frameSeq }
@@ -131,7 +163,7 @@ func (t *Tab) attach(id, parent string) *frame {
 		t.frames = map[string]*frame{}
 	}
 	t.attached++
-	f := &frame{Frame: Frame{ID: id, ParentID: parent}, n: t.attached}
+	f := &frame{Frame: Frame{ID: id, ParentID: parent}, n: t.attached, gen: 1}
 	t.frames[id] = f
 	return f
 }
@@ -158,6 +190,7 @@ func (t *Tab) applyFrame(e Event) (Change, bool) {
 			// The frame lives on in a process of its own; what it held
 			// in this one is gone with the document it had here.
 			f.OutOfProcess, f.loader = true, ""
+			f.gen++
 			return Changed | FrameCut, true
 		}
 		delete(t.frames, e.FrameID)
@@ -183,6 +216,7 @@ func (t *Tab) applyFrame(e Event) (Change, bool) {
 		}
 		t.frameSeq++
 		t.dropChildren(e.FrameID) // a new document has iframes of its own
+		f.gen++
 		f.loader, f.Crashed, f.CrashReason = "", false, ""
 		if e.UnreachableURL != "" {
 			f.URL, f.Committed, f.ErrorPage = e.UnreachableURL, false, true
@@ -250,6 +284,9 @@ func (t *Tab) FrameMoved(id, url string) Change {
 		return 0
 	}
 	t.frameSeq++
+	if !f.OutOfProcess {
+		f.gen++
+	}
 	f.OutOfProcess = true
 	if url != "" {
 		f.URL, f.doc, f.Committed, f.loader = url, url, true, ""
