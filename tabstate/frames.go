@@ -217,7 +217,10 @@ func (t *Tab) applyFrame(e Event) (Change, bool) {
 		t.frameSeq++
 		t.dropChildren(e.FrameID) // a new document has iframes of its own
 		f.gen++
-		f.loader, f.Crashed, f.CrashReason = "", false, ""
+		// The page's own session tells of a commit in the page's process:
+		// a frame that had moved out of it is back (Chrome destroys its
+		// target and attaches the frame again).
+		f.loader, f.Crashed, f.CrashReason, f.OutOfProcess = "", false, "", false
 		if e.UnreachableURL != "" {
 			f.URL, f.Committed, f.ErrorPage = e.UnreachableURL, false, true
 		} else {
@@ -277,19 +280,27 @@ func (t *Tab) applyFrame(e Event) (Change, bool) {
 
 // FrameMoved records what the browser tells of an out-of-process iframe's
 // own target: that the frame runs in a process of its own, at url once
-// its target has one.
+// its target has one. A url other than the frame's document is a document
+// committed there, so a live renderer: after a crash, a new one.
 func (t *Tab) FrameMoved(id, url string) Change {
 	f := t.frames[id]
-	if f == nil || f.OutOfProcess && (url == "" || url == f.URL) {
+	if f == nil {
+		return 0
+	}
+	// Compared with the document, not with URL: the page's session has
+	// already set URL to the page the frame is navigating to.
+	commit := url != "" && (url != f.doc || !f.Committed)
+	if f.OutOfProcess && !commit {
 		return 0
 	}
 	t.frameSeq++
-	if !f.OutOfProcess {
+	if !f.OutOfProcess || commit {
 		f.gen++
 	}
 	f.OutOfProcess = true
-	if url != "" {
+	if commit {
 		f.URL, f.doc, f.Committed, f.loader = url, url, true, ""
+		f.Crashed, f.CrashReason = false, ""
 	}
 	return Changed
 }
