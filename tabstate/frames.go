@@ -281,7 +281,8 @@ func (t *Tab) applyFrame(e Event) (Change, bool) {
 // FrameMoved records what the browser tells of an out-of-process iframe's
 // own target: that the frame runs in a process of its own, at url once
 // its target has one. A url other than the frame's document is a document
-// committed there, so a live renderer: after a crash, a new one.
+// committed there, by a live renderer: after a crash or a failed load, a
+// new one; the URL of the load that failed is Chrome's error page for it.
 func (t *Tab) FrameMoved(id, url string) Change {
 	f := t.frames[id]
 	if f == nil {
@@ -289,7 +290,7 @@ func (t *Tab) FrameMoved(id, url string) Change {
 	}
 	// Compared with the document, not with URL: the page's session has
 	// already set URL to the page the frame is navigating to.
-	commit := url != "" && (url != f.doc || !f.Committed)
+	commit := url != "" && url != f.doc
 	if f.OutOfProcess && !commit {
 		return 0
 	}
@@ -298,9 +299,13 @@ func (t *Tab) FrameMoved(id, url string) Change {
 		f.gen++
 	}
 	f.OutOfProcess = true
-	if commit {
+	switch {
+	case !commit:
+	case f.LoadError != "" && url == f.URL:
+		f.doc, f.loader, f.Committed, f.ErrorPage = url, "", false, true
+	default:
 		f.URL, f.doc, f.Committed, f.loader = url, url, true, ""
-		f.Crashed, f.CrashReason = false, ""
+		f.Crashed, f.CrashReason, f.LoadError, f.ErrorPage = false, "", "", false
 	}
 	return Changed
 }
