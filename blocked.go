@@ -32,6 +32,12 @@ var (
 	// eval's script: another eval on the tab timed out with
 	// Options.TerminateOnTimeout, or another client terminated it.
 	ErrTerminated = tabstate.ErrTerminated
+	// ErrFrameCrashed reports that an iframe's own renderer process died
+	// (an out-of-process iframe) while the tab lives on.
+	ErrFrameCrashed = tabstate.ErrFrameCrashed
+	// ErrFrameDetached reports that the frame is gone from the tab, or was
+	// removed or moved to another process while the call ran.
+	ErrFrameDetached = tabstate.ErrFrameDetached
 )
 
 // TabState is what is known of a tab's health; see [tabstate.State]. The

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/cdp"
@@ -26,8 +27,9 @@ type driver struct {
 }
 
 var (
-	_ engine.Driver = (*driver)(nil)
-	_ engine.Syncer = syncDriver{}
+	_ engine.Driver        = (*driver)(nil)
+	_ engine.Syncer        = syncDriver{}
+	_ engine.FrameAttacher = (*driver)(nil)
 )
 
 // syncDriver is the driver of a browser whose events come through rod's
@@ -56,6 +58,32 @@ func (d *driver) Classify(err error) engine.Failure {
 	}
 	return engine.Failure{}
 }
+
+// AttachFrame attaches to an out-of-process iframe's target on the
+// browser's connection, flattened, so its session is called as a tab's is.
+func (d *driver) AttachFrame(ctx context.Context, targetID string) (engine.Session, func(), error) {
+	var res struct {
+		SessionID string `json:"sessionId"`
+	}
+	err := call(ctx, d.browser, "", "Target.attachToTarget", struct {
+		TargetID string `json:"targetId"`
+		Flatten  bool   `json:"flatten"`
+	}{targetID, true}, &res)
+	if err != nil {
+		return nil, nil, err
+	}
+	detach := func() {
+		ctx, cancel := context.WithTimeout(d.browser.GetContext(), detachTimeout)
+		defer cancel()
+		_ = call(ctx, d.browser, "", "Target.detachFromTarget", struct {
+			SessionID string `json:"sessionId"`
+		}{res.SessionID}, nil)
+	}
+	return session{browser: d.browser, id: res.SessionID}, detach, nil
+}
+
+// detachTimeout bounds the detach of a frame's session.
+const detachTimeout = time.Second
 
 // close ends the driver's own calls: it waits for the marker detaches.
 func (d *driver) close() {

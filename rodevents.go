@@ -47,6 +47,14 @@ func pageEvent(m *rod.Message) (tabstate.Event, bool) {
 			FrameID: string(f.ID), ParentID: string(f.ParentID), LoaderID: string(f.LoaderID),
 			URL: f.URL, URLFragment: f.URLFragment, UnreachableURL: f.UnreachableURL,
 		}, true
+	case "Page.frameAttached":
+		var e proto.PageFrameAttached
+		m.Load(&e)
+		return tabstate.FrameAttached{FrameID: string(e.FrameID), ParentID: string(e.ParentFrameID)}, true
+	case "Page.frameDetached":
+		var e proto.PageFrameDetached
+		m.Load(&e)
+		return tabstate.FrameDetached{FrameID: string(e.FrameID), Reason: string(e.Reason)}, true
 	case "Page.navigatedWithinDocument":
 		var e proto.PageNavigatedWithinDocument
 		m.Load(&e)

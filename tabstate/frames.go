@@ -189,8 +189,11 @@ func (t *Tab) applyFrame(e Event) (Change, bool) {
 		if e.Reason == "swap" {
 			// The frame lives on in a process of its own; what it held
 			// in this one is gone with the document it had here.
+			if !f.OutOfProcess { // unless its target told of the move first
+				f.gen++
+				f.Committed = false // until its target tells of its document
+			}
 			f.OutOfProcess, f.loader = true, ""
-			f.gen++
 			return Changed | FrameCut, true
 		}
 		delete(t.frames, e.FrameID)
@@ -215,6 +218,13 @@ func (t *Tab) applyFrame(e Event) (Change, bool) {
 			f = t.attach(e.FrameID, e.ParentID)
 		}
 		t.frameSeq++
+		if e.URL == "about:blank" && e.UnreachableURL == "" && !f.Committed && !f.OutOfProcess && f.loader == "" && f.URL == "" {
+			// The report of the empty document it was born with, which
+			// comes late and is no new document: what a script wrote into
+			// it stays.
+			f.URL, f.doc, f.Committed = e.URL, e.URL, true
+			return Changed, true
+		}
 		t.dropChildren(e.FrameID) // a new document has iframes of its own
 		f.gen++
 		// The page's own session tells of a commit in the page's process:
@@ -301,6 +311,8 @@ func (t *Tab) FrameMoved(id, url string) Change {
 	f.OutOfProcess = true
 	switch {
 	case !commit:
+		// Moving: its document in the new process is not there yet.
+		f.Committed = false
 	case f.LoadError != "" && url == f.URL:
 		f.doc, f.loader, f.Committed, f.ErrorPage = url, "", false, true
 	default:

@@ -54,6 +54,7 @@ type Op string
 // The guarded calls, named after the watcher's methods.
 const (
 	OpEval          Op = "Eval"
+	OpEvalFrame     Op = "EvalFrame"
 	OpDOM           Op = "DOM"
 	OpReadDOM       Op = "ReadDOM"
 	OpDo            Op = "Do"

@@ -20,6 +20,13 @@ type inflight struct {
 	navSeq       uint64 // the tab's navigation news when it was admitted
 	terminations uint64 // t.terminations when it was admitted
 	clock        clock
+	// frame is the iframe a call in a frame runs in; frameDoc and
+	// frameOOP are the document it runs in (0 until it has one: it waits
+	// for the frame's first), and waiting says it waited for one.
+	frame    string
+	frameDoc uint64
+	frameOOP bool
+	waiting  bool
 }
 
 // stale reports whether err is a refusal that a recovery may have ended:
@@ -87,6 +94,11 @@ func (t *Tab) enter(call *inflight, allow func(error) bool) error {
 	}
 	if err := t.refusal(); err != nil && (allow == nil || !allow(err)) {
 		return err
+	}
+	if call.frame != "" {
+		if err := t.frameRefusal(call.frame); err != nil {
+			return err
+		}
 	}
 	call.navSeq, call.terminations = t.tab.Seq(), t.terminations
 	t.inflight[call] = struct{}{}

@@ -44,6 +44,9 @@ type Browser struct {
 	// with an error only it knows, which the calls in flight get.
 	unplaced   string
 	unplacedAt time.Time
+
+	fmu           sync.Mutex              // guards iframeTargets; no other lock is taken while it is held
+	iframeTargets map[string]iframeTarget // out-of-process iframes by target (= frame) ID
 }
 
 // NewBrowser makes the Browser of a driver's browser. It sends nothing:
@@ -85,6 +88,7 @@ func (b *Browser) Start(ctx context.Context) error {
 	for _, info := range res.TargetInfos {
 		b.seen(info, false)
 	}
+	b.iframes(res.TargetInfos)
 	if b.cfg.Heartbeat > 0 {
 		b.wg.Add(1)
 		go func() {

@@ -47,6 +47,7 @@ type DOMOptions struct {
 	Offset   int
 	Selector string
 	Text     bool
+	Frame    string
 }
 
 // DOMWindow is one window of a DOM snapshot; the backends' DOMWindow
@@ -132,7 +133,13 @@ func (t *Tab) readDOM(ctx context.Context, opts DOMOptions) (DOMWindow, error) {
 		Size        int     `json:"size"`
 		Next        int     `json:"next"`
 	}
-	if err := t.evalValue(ctx, "DOM read", &v, pagejs.Window, op, SnapshotTTL.Seconds(), maxSnapshots); err != nil {
+	var err error
+	if opts.Frame != "" {
+		err = t.frameValue(ctx, "DOM read", opts.Frame, &v, pagejs.Window, op, SnapshotTTL.Seconds(), maxSnapshots)
+	} else {
+		err = t.evalValue(ctx, "DOM read", &v, pagejs.Window, op, SnapshotTTL.Seconds(), maxSnapshots)
+	}
+	if err != nil {
 		return DOMWindow{}, err
 	}
 	switch {

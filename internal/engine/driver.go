@@ -95,4 +95,8 @@ type TargetInfo struct {
 	URL      string `json:"url"`
 	Attached bool   `json:"attached"`
 	OpenerID string `json:"openerId,omitempty"`
+	// ParentID and ParentFrameID are set for an out-of-process iframe's
+	// target: the page target, and the frame, that hold it.
+	ParentID      string `json:"parentId,omitempty"`
+	ParentFrameID string `json:"parentFrameId,omitempty"`
 }

@@ -120,11 +120,19 @@ func (b *Browser) TargetInfoChanged(info TargetInfo) { b.seen(info, true) }
 
 // TargetCrashed takes in Target.targetCrashed.
 func (b *Browser) TargetCrashed(id, status string) {
+	if b.iframeCrashed(id, status) {
+		return
+	}
 	b.targetEvent(id, tabstate.TargetCrashed{TargetID: id, Status: status})
 }
 
 // TargetDestroyed takes in Target.targetDestroyed.
-func (b *Browser) TargetDestroyed(id string) { b.targetEvent(id, b.closing(id)) }
+func (b *Browser) TargetDestroyed(id string) {
+	if b.iframeGone(id) {
+		return
+	}
+	b.targetEvent(id, b.closing(id))
+}
 
 // DetachedFromTarget takes in Target.detachedFromTarget: the tab watched
 // on that session can no longer be called.
@@ -163,6 +171,9 @@ func (b *Browser) target(id string) *target {
 // Target.targetInfoChanged or the list Start begins with; notify says to
 // report a target not seen before as opened.
 func (b *Browser) seen(info TargetInfo, notify bool) {
+	if info.Type == "iframe" && notify {
+		b.iframeSeen(info)
+	}
 	if info.Type != "page" {
 		return
 	}

@@ -70,6 +70,9 @@ func (t *Tab) start() error {
 	}
 	crashed := t.tab.State().Crashed
 	t.tab.Learn(url, committed, startSeq)
+	if !committed {
+		t.framesKnown = true // its frames come after Watch: events tell them
+	}
 	t.broadcast()
 	t.mu.Unlock()
 	if committed && !crashed {

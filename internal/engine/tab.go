@@ -44,6 +44,13 @@ type Tab struct {
 	// located is the page's location as the start's probe read it: a
 	// document of that URL is committed.
 	located string
+	// reaches is how the Tab reaches its frames' documents; detaches are
+	// the sessions of frames it no longer reaches, to end outside t.mu.
+	// framesKnown says the tab's frames are known from its events, or
+	// were learned.
+	reaches     map[string]*reach
+	detaches    []func()
+	framesKnown bool
 }
 
 // Watch starts following the tab h and learns its state as it is now (see
@@ -143,6 +150,7 @@ func (t *Tab) Close() {
 	}
 	url, started := t.tab.State().URL, t.started
 	t.mu.Unlock()
+	t.detachFrames(true)
 	t.b.remove(t)
 	t.cancel()
 	t.wg.Wait()
@@ -173,7 +181,18 @@ func (t *Tab) Apply(ev tabstate.Event) {
 			t.failInflight(err)
 		}
 	}
+	if change&tabstate.FrameCut != 0 {
+		t.cutFrames()
+	}
+	if e, ok := ev.(tabstate.FrameNavigated); ok && e.ParentID == "" {
+		t.framesKnown = true // a new document: its frames are told by events
+	}
 	switch e := ev.(type) {
+	case tabstate.FrameAttached:
+		if url, ok := t.b.iframeURL(e.FrameID); ok {
+			// Its own target came first: it runs out of process.
+			t.tab.FrameMoved(e.FrameID, url)
+		}
 	case tabstate.DialogOpening:
 		t.dialogAt = time.Now()
 		t.dialogOpened(e, t.tab.Dialogs())

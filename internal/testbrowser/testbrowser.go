@@ -174,14 +174,42 @@ func Shared(t testing.TB) *Browser {
 	return shared.b
 }
 
-// CloseShared ends the shared browser, if one was launched. TestMain calls
-// it after the tests, before checking for leaked goroutines.
+// isolated is the site-isolated browser shared by a test binary.
+var isolated struct {
+	sync.Mutex
+	b   *Browser
+	err error
+}
+
+// SharedIsolated is Shared for a browser with site isolation on
+// (LaunchSiteIsolated); CloseShared ends it too.
+func SharedIsolated(t testing.TB) *Browser {
+	t.Helper()
+	isolated.Lock()
+	defer isolated.Unlock()
+	if isolated.b == nil && isolated.err == nil {
+		isolated.b, isolated.err = LaunchSiteIsolated()
+	}
+	if isolated.err != nil {
+		t.Fatal(isolated.err)
+	}
+	return isolated.b
+}
+
+// CloseShared ends the shared browsers, if they were launched. TestMain
+// calls it after the tests, before checking for leaked goroutines.
 func CloseShared() {
 	shared.Lock()
-	defer shared.Unlock()
 	if shared.b != nil {
 		shared.b.Close()
 		shared.b = nil
+	}
+	shared.Unlock()
+	isolated.Lock()
+	defer isolated.Unlock()
+	if isolated.b != nil {
+		isolated.b.Close()
+		isolated.b = nil
 	}
 }
 
