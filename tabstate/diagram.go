@@ -119,3 +119,48 @@ func pathKey(path []int) string {
 	}
 	return b.String()
 }
+
+// FrameDiagram renders frame transitions (usually [FrameTransitions]) as a
+// Mermaid stateDiagram-v2, without the code fence. The same input gives
+// the same text, byte for byte.
+//
+// It draws an iframe's phases but Detached in one box, Attached. A row
+// from Detached, where a frame the tab does not have joins it, is drawn
+// from the box's start; the rows to Detached make one edge from the box,
+// as Mermaid draws no edge into another box, so that edge is taken from
+// some phase in it: the table says which. All the rows between the same
+// two states make one edge, labelled with their events in the order of
+// their first rows, and the edges come in that order too.
+func FrameDiagram(transitions []FrameTransition) string {
+	type edge struct{ from, to string }
+	var order []edge
+	events := map[edge][]string{}
+	for _, tr := range transitions {
+		if tr.From == tr.To {
+			continue
+		}
+		e := edge{tr.From.String(), tr.To.String()}
+		switch {
+		case tr.From == FramePhaseDetached:
+			e.from = "[*]"
+		case tr.To == FramePhaseDetached:
+			e.from = "Attached"
+		}
+		if _, ok := events[e]; !ok {
+			order = append(order, e)
+		}
+		if !slices.Contains(events[e], tr.Event) {
+			events[e] = append(events[e], tr.Event)
+		}
+	}
+	var in, out strings.Builder
+	for _, e := range order {
+		line := e.from + " --> " + e.to + ": " + strings.Join(events[e], ", ") + "\n"
+		if e.from == "Attached" {
+			out.WriteString("    " + line)
+		} else {
+			in.WriteString("        " + line)
+		}
+	}
+	return "stateDiagram-v2\n    state Attached {\n" + in.String() + "    }\n" + out.String()
+}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/tabguard/tabguard/tabstate"
 )
 
@@ -29,6 +30,9 @@ type recording struct {
 			Committed, Loaded bool
 		}
 		Want tabstate.State
+		// Frames are the iframes the tab ends with; nil (no "frames" in
+		// the file) for a recording that does not check them.
+		Frames []tabstate.Frame
 	}
 	Events []struct {
 		Method, SessionID string
@@ -42,15 +46,19 @@ type recording struct {
 // a page session's events to the tab of that session; of the browser
 // session's, Target.targetCrashed and Target.targetDestroyed to the tab
 // they name by target ID and Target.detachedFromTarget to the tab whose
-// session it names. Each tab must end in the State recorded for it, and
-// move between phases only as Transitions lists.
+// session it names. News of an iframe's own target goes to the tab that
+// has the frame of that ID: Target.targetCreated and
+// Target.targetInfoChanged of type "iframe" as Tab.FrameMoved,
+// Target.targetCrashed as the frame's TargetCrashed. Each tab must end in
+// the State and with the frames recorded for it, and it and its frames
+// must move between phases only as Transitions and FrameTransitions list.
 func TestRecorded(t *testing.T) {
 	t.Parallel()
 	files, err := filepath.Glob(filepath.Join("testdata", "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no recordings in testdata (%v): run go run ./internal/cmd/recordevents", err)
 	}
-	table := rows()
+	table, frameTable := rows(), frameRows()
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".json"), func(t *testing.T) {
 			t.Parallel()
@@ -63,6 +71,14 @@ func TestRecorded(t *testing.T) {
 				t.Fatalf("read %s: %v", file, err)
 			}
 			tabs := make([]tabstate.Tab, len(rec.Tabs))
+			frameOf := func(id string) *tabstate.Tab {
+				for i := range tabs {
+					if _, ok := tabs[i].Frame(id); ok {
+						return &tabs[i]
+					}
+				}
+				return nil
+			}
 			bySession, byTarget := map[string]*tabstate.Tab{}, map[string]*tabstate.Tab{}
 			for i, rt := range rec.Tabs {
 				tabs[i].MainFrame = rt.TargetID // a page target's main frame has its ID
@@ -84,10 +100,24 @@ func TestRecorded(t *testing.T) {
 					if !strings.HasPrefix(m.Method, "Target.") { // the session's own child targets
 						tab = bySession[m.SessionID]
 					}
+				case m.Method == "Target.targetCreated", m.Method == "Target.targetInfoChanged":
+					var p struct {
+						TargetInfo struct{ TargetID, Type, URL string }
+					}
+					_ = json.Unmarshal(m.Params, &p)
+					if info := p.TargetInfo; info.Type == "iframe" {
+						if tab := frameOf(info.TargetID); tab != nil {
+							checkFrameMoves(t, i, m.Method, frameTable, frameMoves(tab, frameStep{id: info.TargetID, url: info.URL}))
+						}
+					}
+					continue
 				case m.Method == "Target.targetCrashed", m.Method == "Target.targetDestroyed":
 					var p struct{ TargetID string }
 					_ = json.Unmarshal(m.Params, &p)
 					tab = byTarget[p.TargetID]
+					if tab == nil && m.Method == "Target.targetCrashed" {
+						tab = frameOf(p.TargetID)
+					}
 				case m.Method == "Target.detachedFromTarget":
 					var p struct{ SessionID string }
 					_ = json.Unmarshal(m.Params, &p)
@@ -101,17 +131,37 @@ func TestRecorded(t *testing.T) {
 					t.Errorf("event %d: Decode(%s, %s) failed", i, m.Method, m.Params)
 					continue
 				}
-				if mv, moved := apply(tab, ev); moved {
+				from := tabstate.PhaseOf(tab.State())
+				fms := frameMoves(tab, frameStep{ev: ev})
+				if mv := (move{from, tabstate.KindOf(ev), tabstate.PhaseOf(tab.State())}); mv.from != mv.to {
 					if _, listed := table[mv]; !listed {
 						t.Errorf("event %d (%s) moves %v, which Transitions does not list", i, m.Method, mv)
 					}
 				}
+				checkFrameMoves(t, i, m.Method, frameTable, fms)
 			}
 			for i, rt := range rec.Tabs {
 				if diff := cmp.Diff(rt.Want, tabs[i].State()); diff != "" {
 					t.Errorf("tab %s: State() mismatch (-want +got):\n%s", rt.TargetID, diff)
 				}
+				if rt.Frames == nil {
+					continue
+				}
+				if diff := cmp.Diff(rt.Frames, tabs[i].Frames(), cmpopts.EquateEmpty()); diff != "" {
+					t.Errorf("tab %s: Frames() mismatch (-want +got):\n%s", rt.TargetID, diff)
+				}
 			}
 		})
+	}
+}
+
+// checkFrameMoves fails t for each of the frame moves event i (method)
+// made that the frame table does not list.
+func checkFrameMoves(t *testing.T, i int, method string, table map[frameMove]tabstate.FrameTransition, moves []frameMove) {
+	t.Helper()
+	for _, mv := range moves {
+		if _, listed := table[mv]; !listed {
+			t.Errorf("event %d (%s) moves a frame %v, which FrameTransitions does not list", i, method, mv)
+		}
 	}
 }

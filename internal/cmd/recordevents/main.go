@@ -1,19 +1,24 @@
 // Command recordevents records the Chrome DevTools Protocol events a real
 // tab sends in the scenarios tabstate's recorded tests replay: a healthy
 // load, crashes and the loads that recover them, failed loads, dialogs, a
-// same-document navigation, a popup and a closed tab. It drives a fresh
-// headless Chromium for each scenario (the system one, as
-// internal/testbrowser finds it; it never downloads one) on pages served
-// from 127.0.0.1, and writes tabstate/testdata/<scenario>.json: each tab's
-// target and session, the State the state machine leaves it in, and the
-// events of tabstate.Methods in the order Chrome sent them, with the
-// recorder's own commands between them to mark the steps.
+// same-document navigation, a popup, a closed tab, and a page's iframes:
+// loaded, lazy, failed, moved to a process of their own and back, crashed
+// and removed. It drives a fresh headless Chromium for each scenario (the
+// system one, as internal/testbrowser finds it; it never downloads one),
+// with site isolation on where a scenario needs it, on pages served from
+// 127.0.0.1 (and from localhost, another site, for iframes), and writes
+// tabstate/testdata/<scenario>.json: each tab's target and session, the
+// State and the frames the state machine leaves it with, and the events
+// of tabstate.Methods, with the browser's news of its iframe targets, in
+// the order Chrome sent them, with the recorder's own commands between
+// them to mark the steps. Read the diff of each file's "want" and
+// "frames" before committing it.
 //
-// Run it from the module root, then check that the tests agree and read
-// the diff of each file's "want" before committing it:
+// Run it from the module root, then check that the tests agree:
 //
 //	go run ./internal/cmd/recordevents               # every scenario
 //	go run ./internal/cmd/recordevents -run 'crash|popup'   # those whose name matches
+//	go run ./internal/cmd/recordevents -run iframe          # the iframe scenarios
 //	go test ./tabstate -run TestRecorded
 //
 // It is a command, not a test: go test never runs it.
@@ -31,12 +36,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/tabguard/tabguard/internal/testbrowser"
+	"github.com/tabguard/tabguard/tabstate"
 )
 
 // recording is the file a scenario writes.
@@ -80,17 +87,23 @@ func main() {
 }
 
 // pages serves the scenarios' pages: "/" and any other path is a small
-// page titled by its path.
+// page titled by its path, with an iframe for each "src" of its query and,
+// below the fold, a lazy one for each "lazy" (see framePage).
 func pages(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	fmt.Fprintf(w, "<!doctype html><title>%s</title><p>%s</p>", r.URL.Path, r.URL.Path)
+	writeFrames(w, r.URL.Query())
 }
 
 // record runs one scenario on a fresh browser.
 func record(sc scenario, base string) (*recording, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	tb, err := testbrowser.Launch()
+	launch := testbrowser.Launch
+	if sc.isolated {
+		launch = testbrowser.LaunchSiteIsolated
+	}
+	tb, err := launch()
 	if err != nil {
 		return nil, err
 	}
@@ -108,14 +121,18 @@ func record(sc scenario, base string) (*recording, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &session{ctx: ctx, b: b, rec: rec, base: base}
+	// localhost on the same port is another site than 127.0.0.1: with site
+	// isolation on, its iframes get a renderer process of their own.
+	cross := strings.Replace(base, "127.0.0.1", "localhost", 1)
+	s := &session{ctx: ctx, b: b, rec: rec, base: base, cross: cross}
 	if err := sc.run(s); err != nil {
 		return nil, fmt.Errorf("%w; the last events were:\n%s", err, rec.tail(20))
 	}
 	time.Sleep(300 * time.Millisecond) // the events that trail the last step
 	r := &recording{Scenario: sc.name, About: sc.about, Browser: version.Product, Tabs: s.tabs, Events: rec.kept()}
-	for i, st := range replay(r.Tabs, r.Events) {
-		r.Tabs[i].Want = st
+	for i, tab := range replay(r.Tabs, r.Events) {
+		r.Tabs[i].Want = tab.State()
+		r.Tabs[i].Frames = append([]tabstate.Frame{}, tab.Frames()...) // [] and not null: no frames is checked too
 	}
 	return r, nil
 }

@@ -12,31 +12,37 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 )
 
-// scenario is one recording: what it does to a tab, in steps.
+// scenario is one recording: what it does to a tab, in steps, on a
+// browser with site isolation on when isolated is set.
 type scenario struct {
 	name, about string
 	run         func(*session) error
+	isolated    bool
 }
 
 func scenarios() []scenario {
+	return append(pageScenarios(), frameScenarios()...)
+}
+
+func pageScenarios() []scenario {
 	return []scenario{
-		{"load", "a healthy load of a page", func(s *session) error {
+		{name: "load", about: "a healthy load of a page", run: func(s *session) error {
 			_, err := s.loadedTab()
 			return err
 		}},
-		{"crash-reload", "a loaded page crashes (Page.crash) and Page.reload recovers it", func(s *session) error {
+		{name: "crash-reload", about: "a loaded page crashes (Page.crash) and Page.reload recovers it", run: func(s *session) error {
 			return s.crashThen(func(p *rod.Page) error { return proto.PageReload{}.Call(p) })
 		}},
-		{"crash-navigate", "a loaded page crashes (Page.crash) and Page.navigate loads another page", func(s *session) error {
+		{name: "crash-navigate", about: "a loaded page crashes (Page.crash) and Page.navigate loads another page", run: func(s *session) error {
 			return s.crashThen(func(p *rod.Page) error { return s.navigate(p, s.base+"/next") })
 		}},
-		{"failed-load-home", "a load of a closed 127.0.0.1 port fails, then a navigation goes home", failedThenHome},
-		{"unresolvable-host", "a new tab's first load is of a host that does not resolve", unresolvable},
-		{"alert", "a page opens an alert, which Page.handleJavaScriptDialog accepts", alert},
-		{"beforeunload-dismissed", "a navigation meets a beforeunload dialog, which is dismissed: the page stays", beforeunload},
-		{"same-document", "a page changes its URL by an anchor and by history.pushState", sameDocument},
-		{"popup", "a page opens a popup with window.open; both tabs are recorded, the popup from its creation", popup},
-		{"closed", "a loaded tab is closed with Target.closeTarget", closed},
+		{name: "failed-load-home", about: "a load of a closed 127.0.0.1 port fails, then a navigation goes home", run: failedThenHome},
+		{name: "unresolvable-host", about: "a new tab's first load is of a host that does not resolve", run: unresolvable},
+		{name: "alert", about: "a page opens an alert, which Page.handleJavaScriptDialog accepts", run: alert},
+		{name: "beforeunload-dismissed", about: "a navigation meets a beforeunload dialog, which is dismissed: the page stays", run: beforeunload},
+		{name: "same-document", about: "a page changes its URL by an anchor and by history.pushState", run: sameDocument},
+		{name: "popup", about: "a page opens a popup with window.open; both tabs are recorded, the popup from its creation", run: popup},
+		{name: "closed", about: "a loaded tab is closed with Target.closeTarget", run: closed},
 	}
 }
 

@@ -10,11 +10,12 @@ import (
 
 // session is a scenario's browser, its recorder and the tabs it records.
 type session struct {
-	ctx  context.Context
-	b    *rod.Browser
-	rec  *recorder
-	base string // the page server's URL
-	tabs []recordedTab
+	ctx   context.Context
+	b     *rod.Browser
+	rec   *recorder
+	base  string // the page server's URL
+	cross string // the same server as another site: localhost for 127.0.0.1
+	tabs  []recordedTab
 }
 
 // newTab opens a blank tab and attaches to it with the domains a watcher

@@ -125,14 +125,16 @@ func (r *recorder) wait(ctx context.Context, from int, what string, match func(m
 	}
 }
 
-// kept returns the log as a recording keeps it: the events of tabstate.Methods
-// and the boundary commands.
+// kept returns the log as a recording keeps it: the events of
+// tabstate.Methods, the browser session's Target.targetCreated and
+// Target.targetInfoChanged of iframe targets, and the boundary commands.
 func (r *recorder) kept() []message {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var out []message
 	for _, m := range r.log {
-		if m.Command || tabstate.Methods[m.Method] {
+		_, iframe := iframeTarget(m)
+		if m.Command || tabstate.Methods[m.Method] || iframe && m.SessionID == "" {
 			out = append(out, m)
 		}
 	}
