@@ -51,6 +51,8 @@ func TestFaultMatrix(t *testing.T) {
 				f.b = b
 			case faultrows.Dedicated:
 				f.b = dedicated(t)
+			case faultrows.Isolated:
+				f.b = testbrowser.SharedIsolated(t)
 			default:
 				f.b = testbrowser.Shared(t)
 			}
@@ -86,7 +88,7 @@ func (o outcome) shared() faultrows.Outcome {
 // rodFaults are rod's faults and recoveries, by row name.
 func rodFaults() map[string]rodFault {
 	all := crashFaults()
-	for _, m := range []map[string]rodFault{scriptFaults(), dialogFaults(), loadFaults(), lifecycleFaults(), silentFaults(), helperFaults(), goneFaults()} {
+	for _, m := range []map[string]rodFault{scriptFaults(), dialogFaults(), loadFaults(), lifecycleFaults(), silentFaults(), helperFaults(), goneFaults(), frameFaults()} {
 		maps.Copy(all, m)
 	}
 	return all

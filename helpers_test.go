@@ -15,6 +15,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/faultrows"
 	"github.com/tabguard/tabguard/internal/testbrowser"
 )
 
@@ -22,7 +23,8 @@ import (
 // answers (until the request is cancelled), "/trickle" sends its headers and
 // the start of a body and then stalls, "/big?kb=N" is a page of about N KiB,
 // "/reload50" reloads itself every 50 ms and "/reload-inline" reloads as soon
-// as its inline script is parsed, until "/reload-inline/stop" is requested.
+// as its inline script is parsed, until "/reload-inline/stop" is requested;
+// faultrows.FramePages serves pages with iframes under /frames/.
 func serve(t testing.TB) *httptest.Server {
 	t.Helper()
 	quit := stalling(t)
@@ -64,6 +66,7 @@ func serve(t testing.TB) *httptest.Server {
 		fmt.Fprint(w, strings.Repeat(row, kb*1024/len(row)+1))
 		fmt.Fprint(w, "</body></html>")
 	})
+	mux.Handle(faultrows.FramesPrefix, faultrows.FramePages(testbrowser.DeadURL(t), quit))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { close(quit) }) // runs first: Close waits for the handlers

@@ -251,7 +251,11 @@ func (t *Tab) applyFrame(e Event) (Change, bool) {
 		}
 		if f.loader != "" && f.LoadError == "" {
 			// Abandoned before it committed: the frame keeps what it had.
-			f.loader, f.URL = "", f.doc
+			// One that moved out of process goes on loading there.
+			f.loader = ""
+			if !f.OutOfProcess {
+				f.URL = f.doc
+			}
 			t.frameSeq++
 			return Changed, true
 		}
@@ -263,7 +267,10 @@ func (t *Tab) applyFrame(e Event) (Change, bool) {
 			}
 			t.frameSeq++
 			if e.Canceled {
-				f.loader, f.URL = "", f.doc
+				f.loader = ""
+				if !f.OutOfProcess {
+					f.URL = f.doc
+				}
 			} else {
 				f.LoadError = e.ErrorText
 			}

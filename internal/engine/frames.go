@@ -47,7 +47,7 @@ func (t *Tab) Frames() []FrameInfo {
 	out := make([]FrameInfo, len(fs))
 	for i, f := range fs {
 		out[i] = FrameInfo{ID: f.ID, ParentID: f.ParentID, URL: f.URL, OutOfProcess: f.OutOfProcess,
-			Loading: !f.Committed && !f.OutOfProcess && tabstate.FrameBlocked(f) == nil, Refusal: t.frameRefusal(f.ID)}
+			Loading: !f.Committed && tabstate.FrameBlocked(f) == nil, Refusal: t.frameRefusal(f.ID)}
 	}
 	return out
 }
@@ -222,12 +222,14 @@ func (t *Tab) frameTimeout(call *inflight, op string) error {
 	t.mu.Lock()
 	f, _ := t.tab.Frame(call.frame)
 	t.mu.Unlock()
-	doing := "frame " + call.frame + " never loaded a document: a lazy iframe out of view, or one that was never given a page"
+	te := &tabstate.TimeoutError{Op: op, Limit: call.clock.limit, Cause: tabstate.TimeoutLoading,
+		Doing:  "frame " + call.frame + " never loaded a document: a lazy iframe out of view, or one that was never given a page",
+		Advice: "scroll the iframe into view with Watcher.Eval, or read the frames that loaded (Watcher.Frames)"}
 	if f.URL != "" {
-		doing = "frame " + call.frame + " still loading " + f.URL + ": its server never answered"
+		te.Doing = "frame " + call.frame + " still loading " + f.URL + ": its server never answered"
+		te.Advice = "read the frames that loaded (Watcher.Frames)"
 	}
-	return &tabstate.TimeoutError{Op: op, Limit: call.clock.limit, Cause: tabstate.TimeoutLoading, Doing: doing,
-		Advice: "scroll it into view, or read the frames that loaded (Watcher.Frames)"}
+	return te
 }
 
 // frameError says what a driver error of a call in a frame means: the
@@ -432,15 +434,27 @@ func (t *Tab) detachFrames(all bool) {
 
 // learnFrames learns the frames of a tab whose page was loaded before it
 // was watched, once; a tab watched before its page committed knows them
-// from its events.
+// from its events. Frame news while it asks makes it ask again, up to
+// learnTries times in all.
 func (t *Tab) learnFrames() {
-	t.mu.Lock()
-	known, seq := t.framesKnown, t.tab.FrameNews()
-	t.framesKnown = true
-	t.mu.Unlock()
-	if known {
-		return
+	for try := 0; try < learnTries; try++ {
+		t.mu.Lock()
+		known, seq := t.framesKnown, t.tab.FrameNews()
+		t.framesKnown = true
+		t.mu.Unlock()
+		if known || t.learnFramesOnce(seq) {
+			return
+		}
 	}
+}
+
+// learnTries bounds the asks of learnFrames.
+const learnTries = 3
+
+// learnFramesOnce asks the browser for the tab's frames and records them
+// unless frame news arrived since seq; it reports whether they were
+// recorded, and leaves the frames to learn otherwise.
+func (t *Tab) learnFramesOnce(seq uint64) bool {
 	ctx, cancel := context.WithTimeout(t.life, probeTimeout)
 	defer cancel()
 	var (
@@ -451,12 +465,6 @@ func (t *Tab) learnFrames() {
 		func() error { return t.s.Call(ctx, "Page.getFrameTree", nil, &tree) },
 		func() error { return t.b.d.Call(ctx, "Target.getTargets", nil, &targets) },
 	)
-	if errs[0] != nil {
-		t.mu.Lock()
-		t.framesKnown = false // ask again next time
-		t.mu.Unlock()
-		return
-	}
 	var frames []tabstate.Frame
 	var walk func(n frameTree)
 	walk = func(n frameTree) {
@@ -479,11 +487,19 @@ func (t *Tab) learnFrames() {
 			frames = append(frames, tabstate.Frame{ID: i.TargetID, ParentID: i.ParentFrameID, URL: i.URL, Committed: i.URL != "", OutOfProcess: true})
 		}
 	}
-	t.b.iframes(targets.TargetInfos)
 	t.mu.Lock()
-	t.tab.LearnFrames(frames, seq)
-	t.broadcast()
+	learned := errs[0] == nil && errs[1] == nil && t.tab.FrameNews() == seq
+	if learned {
+		t.tab.LearnFrames(frames, seq)
+		t.broadcast()
+	} else {
+		t.framesKnown = false
+	}
 	t.mu.Unlock()
+	if learned {
+		t.b.iframes(targets.TargetInfos)
+	}
+	return learned
 }
 
 // The CDP messages of frames, with the fields the engine uses.

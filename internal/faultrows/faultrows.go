@@ -138,7 +138,8 @@ func Rows() []Row {
 	rows = append(rows, lifecycleRows()...)
 	rows = append(rows, silentRows()...)
 	rows = append(rows, helperRows()...)
-	return append(rows, goneRows()...)
+	rows = append(rows, goneRows()...)
+	return append(rows, frameRows()...)
 }
 
 // Missing names the rows that backend b neither implements (impl holds b's

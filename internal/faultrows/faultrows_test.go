@@ -24,7 +24,7 @@ var backendOnly = []string{"chromedp", "go-rod"}
 var sentinels = []error{
 	tabstate.ErrTabCrashed, tabstate.ErrNoDocument, tabstate.ErrTabClosed, tabstate.ErrTabDiscarded,
 	tabstate.ErrBrowserGone, tabstate.ErrDialogOpen, tabstate.ErrPaused, tabstate.ErrNavigated,
-	tabstate.ErrTerminated, tabstate.ErrEvalTimeout,
+	tabstate.ErrTerminated, tabstate.ErrEvalTimeout, tabstate.ErrFrameCrashed, tabstate.ErrFrameDetached,
 }
 
 func TestRowsWellFormed(t *testing.T) {
