@@ -196,3 +196,34 @@ func crashFrame(t *testing.T, page *rod.Page, id string) {
 	defer cancel()
 	_, _ = b.Call(cctx, string(at.SessionID), "Page.crash", nil)
 }
+
+// TestAwaitAcrossNavigation starts an eval that awaits a promise that
+// never settles, then navigates the tab, to a page of the same site and of
+// another (a new process): each time the eval answers ErrNavigated, never
+// at its deadline, however Chrome swaps the document under it.
+func TestAwaitAcrossNavigation(t *testing.T) {
+	t.Parallel()
+	srv := serve(t)
+	isolation(t, func(t *testing.T, b *testbrowser.Browser, isolated bool) {
+		page := testbrowser.NewPage(t, b)
+		require.NoError(t, navigate(t, page, srv.URL))
+		w := watch(t, page, &tabguard.Options{EvalTimeout: 20 * time.Second})
+		for i, to := range []string{srv.URL + "/?again", strings.Replace(srv.URL, "127.0.0.1", "localhost", 1) + "/", srv.URL + "/"} {
+			done := make(chan error, 1)
+			go func() {
+				_, err := w.Eval(testbrowser.Context(t, 20*time.Second), `() => new Promise(() => {})`)
+				done <- err
+			}()
+			time.Sleep(100 * time.Millisecond)
+			_, err := page.Context(testbrowser.Context(t, 5*time.Second)).Eval(`(u) => { location.href = u }`, to)
+			require.NoError(t, err)
+			select {
+			case err := <-done:
+				require.ErrorIs(t, err, tabguard.ErrNavigated, "navigation %d, to %s", i, to)
+			case <-time.After(10 * time.Second):
+				t.Fatalf("navigation %d, to %s: the awaited eval did not answer within 10s", i, to)
+			}
+			eventually(t, "the new page", func() bool { s := w.State(); return s.URL == to && s.Loaded })
+		}
+	})
+}

@@ -21,6 +21,8 @@ var errorTypes = map[error]string{
 	tabstate.ErrPaused:          "ErrPaused",
 	tabstate.ErrNavigated:       "ErrNavigated",
 	tabstate.ErrTerminated:      "ErrTerminated",
+	tabstate.ErrFrameCrashed:    "ErrFrameCrashed",
+	tabstate.ErrFrameDetached:   "ErrFrameDetached",
 	tabstate.ErrEvalTimeout:     "ErrEvalTimeout",
 	tabstate.ErrInvalidArgument: "ErrInvalidArgument",
 	tabstate.ErrWatcherClosed:   "ErrWatcherClosed",

@@ -45,7 +45,7 @@ func New(opts ...Option) *tabtrace.Trace {
 
 // ops are the guarded calls, whose span names and attributes New makes once.
 var ops = []tabtrace.Op{
-	tabtrace.OpEval, tabtrace.OpDOM, tabtrace.OpReadDOM, tabtrace.OpDo, tabtrace.OpNavigate,
+	tabtrace.OpEval, tabtrace.OpEvalFrame, tabtrace.OpDOM, tabtrace.OpReadDOM, tabtrace.OpDo, tabtrace.OpNavigate,
 	tabtrace.OpReload, tabtrace.OpHandleDialog, tabtrace.OpWait, tabtrace.OpCloseTab,
 	tabtrace.OpScreenshot, tabtrace.OpCookies, tabtrace.OpDoBrowserSide, tabtrace.OpGuard,
 }
