@@ -113,7 +113,7 @@ func ExampleDOMOptions() {
 	// The visible text of the first table, 2,000 bytes at a time.
 	opts := tabguard.DOMOptions{Selector: "table", Text: true, MaxBytes: 2000}
 	fmt.Printf("%+v\n", opts)
-	// Output: {MaxBytes:2000 Snapshot: Offset:0 Selector:table Text:true}
+	// Output: {MaxBytes:2000 Snapshot: Offset:0 Selector:table Text:true Frame:}
 }
 
 func ExampleNotice() {
