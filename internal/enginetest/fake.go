@@ -296,6 +296,23 @@ func (f *Fake) Classify(err error) engine.Failure {
 	return engine.Failure{}
 }
 
+// AttachFrame attaches to an out-of-process iframe's target as a driver
+// does: it sends Target.attachToTarget on the browser session, and the
+// session it answers ({"sessionId": ...}) is the frame's; detach sends
+// Target.detachFromTarget.
+func (f *Fake) AttachFrame(ctx context.Context, targetID string) (engine.Session, func(), error) {
+	var res struct {
+		SessionID string `json:"sessionId"`
+	}
+	if err := f.call(ctx, "", "Target.attachToTarget", map[string]any{"targetId": targetID, "flatten": true}, &res); err != nil {
+		return nil, nil, err
+	}
+	detach := func() {
+		_ = f.call(context.Background(), "", "Target.detachFromTarget", map[string]any{"sessionId": res.SessionID}, nil)
+	}
+	return session{f, res.SessionID}, detach, nil
+}
+
 // syncFake is the Fake under ReplyFirst: Sync delivers the late events.
 type syncFake struct{ *Fake }
 
