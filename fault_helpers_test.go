@@ -1,6 +1,7 @@
 package tabguard_test
 
 import (
+	"context"
 	"errors"
 	"net/http/httptest"
 	"testing"
@@ -44,6 +45,13 @@ func (f *fixture) eval(t *testing.T, js string) outcome {
 // outcome, timed from the moment that func is called with from.
 func (f *fixture) evalAsync(t *testing.T, js string) func(from time.Time) outcome {
 	t.Helper()
+	return inFlight(t, func(ctx context.Context) (*proto.RuntimeRemoteObject, error) { return f.w.Eval(ctx, js) })
+}
+
+// inFlight starts eval and returns a func that waits for its outcome, timed
+// from the moment that func is called with from.
+func inFlight(t *testing.T, eval func(ctx context.Context) (*proto.RuntimeRemoteObject, error)) func(from time.Time) outcome {
+	t.Helper()
 	type answer struct {
 		res *proto.RuntimeRemoteObject
 		err error
@@ -51,7 +59,7 @@ func (f *fixture) evalAsync(t *testing.T, js string) func(from time.Time) outcom
 	}
 	done := make(chan answer, 1)
 	go func() {
-		res, err := f.w.Eval(testbrowser.Context(t, 30*time.Second), js)
+		res, err := eval(testbrowser.Context(t, 30*time.Second))
 		done <- answer{res, err, time.Now()}
 	}()
 	time.Sleep(200 * time.Millisecond) // let the eval reach the renderer

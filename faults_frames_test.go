@@ -1,6 +1,7 @@
 package tabguard_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -98,26 +99,7 @@ func (f *fixture) evalFrame(t *testing.T, id, js string) outcome {
 // evalFrameAsync is evalAsync in frame id.
 func (f *fixture) evalFrameAsync(t *testing.T, id, js string) func(from time.Time) outcome {
 	t.Helper()
-	type answer struct {
-		res *proto.RuntimeRemoteObject
-		err error
-		at  time.Time
-	}
-	done := make(chan answer, 1)
-	go func() {
-		res, err := f.w.EvalFrame(testbrowser.Context(t, 30*time.Second), id, js)
-		done <- answer{res, err, time.Now()}
-	}()
-	time.Sleep(200 * time.Millisecond) // let the eval reach the renderer
-	return func(from time.Time) outcome {
-		select {
-		case a := <-done:
-			return outcome{a.res, a.err, a.at.Sub(from)}
-		case <-time.After(30 * time.Second):
-			t.Fatal("eval in the frame still in flight after 30s")
-			return outcome{}
-		}
-	}
+	return inFlight(t, func(ctx context.Context) (*proto.RuntimeRemoteObject, error) { return f.w.EvalFrame(ctx, id, js) })
 }
 
 // firstFrame evaluates in the tab's only iframe.
