@@ -397,20 +397,26 @@ func (t *Tab) attachFrame(ctx context.Context, call *inflight) (*reach, error) {
 func (t *Tab) keep(call *inflight, r *reach) *reach {
 	r.doc = call.frameDoc
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.closed || t.tab.FrameDocument(call.frame) != r.doc {
+	closed := t.closed
+	switch {
+	case closed:
+	case t.tab.FrameDocument(call.frame) != r.doc:
 		if r.detach != nil {
 			t.detaches = append(t.detaches, r.detach)
 		}
-		return r
+	default:
+		if old := t.reaches[call.frame]; old != nil {
+			t.dropReach(call.frame, old)
+		}
+		if t.reaches == nil {
+			t.reaches = map[string]*reach{}
+		}
+		t.reaches[call.frame] = r
 	}
-	if old := t.reaches[call.frame]; old != nil {
-		t.dropReach(call.frame, old)
+	t.mu.Unlock()
+	if closed && r.detach != nil {
+		r.detach() // Close has ended the others
 	}
-	if t.reaches == nil {
-		t.reaches = map[string]*reach{}
-	}
-	t.reaches[call.frame] = r
 	return r
 }
 
