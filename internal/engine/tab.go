@@ -184,10 +184,11 @@ func (t *Tab) Apply(ev tabstate.Event) {
 	if change&tabstate.FrameCut != 0 {
 		t.cutFrames()
 	}
-	if e, ok := ev.(tabstate.FrameNavigated); ok && e.ParentID == "" {
-		t.framesKnown = true // a new document: its frames are told by events
-	}
 	switch e := ev.(type) {
+	case tabstate.FrameNavigated:
+		if e.ParentID == "" {
+			t.framesKnown = true // a new document: its frames are told by events
+		}
 	case tabstate.FrameAttached:
 		if url, ok := t.b.iframeURL(e.FrameID); ok {
 			// Its own target came first: it runs out of process.
