@@ -16,6 +16,10 @@ PASS
 pkg: github.com/tabguard/tabguard/chromedpguard
 BenchmarkChromedpEval-2   	    5000	   1251200 ns/op	         1.062 p50-ratio	         0.4572 plain-p50-ms	      5000 calls-each
 BenchmarkChromedpBinarySize 1 11653329 plain-bytes 11999586 guarded-bytes 346257 growth-bytes
+pkg: github.com/tabguard/tabguard
+BenchmarkFrameEval/frame=in-process-2         	    2000	   1839574 ns/op	         1.021 p50-ratio	         1.000 tabguard-requests
+BenchmarkFrameEval/frame=out-of-process-2     	    2000	   1847832 ns/op	         1.062 p50-ratio	         2.000 tabguard-requests
+BenchmarkFrameCrash-2                         	      20	 241421155 ns/op	         0.1438 last-p95-ms	         1.000 main-errors
 `
 
 func TestParse(t *testing.T) {
@@ -67,6 +71,12 @@ func TestCheck(t *testing.T) {
 		{dom + " full/tabguard", false, "no result"},
 		{chromedpEval + " p50-ratio", false, "1.062"},
 		{chromedpSize + " growth-bytes", true, "346257 bytes"},
+		{frameIn + " p50-ratio", true, "1.021"},
+		{frameOut + " p50-ratio", false, "1.062"},
+		{frameIn + " tabguard-requests", true, "1.000"},
+		{frameOut + " tabguard-requests", false, "2.000"},
+		{frameCrash + " last-p95-ms", true, "0.14 ms"},
+		{frameCrash + " main-errors", false, "1"},
 	}
 	for _, tt := range tests {
 		v, ok := got[tt.key]

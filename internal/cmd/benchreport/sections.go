@@ -43,7 +43,8 @@ const (
 	otelEval       = "BenchmarkOtelEval"
 )
 
-var sections = []section{{
+// sections are the report's, in order; the frames' are in sections_frames.go.
+var sections = append([]section{{
 	title: "Many watched tabs",
 	how: "One browser connection with 1, 50 and 200 tabs open. One tab is busy: a burst of 400 fetches, with " +
 		"the Network domain on (as a watcher turns it on), makes CDP events, which rod fans out to every page of " +
@@ -377,4 +378,4 @@ var sections = []section{{
 	goals: []goal{
 		{"otelguard: traced eval's median at most 1.10x page.Eval's", otelEval, "otel-p50-ratio", "%.3f", true, 1.10},
 	},
-}}
+}}, frameSections...)
