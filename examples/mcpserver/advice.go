@@ -17,15 +17,17 @@ var errUnknownTab = errors.New("unknown tab")
 func toolAdvice() *tabguard.Advice {
 	return &tabguard.Advice{
 		Refused: map[error]string{
-			tabguard.ErrTabCrashed:   "call reload_tab",
-			tabguard.ErrNoDocument:   "call navigate, or reload_tab to try the same URL",
-			tabguard.ErrDialogOpen:   "call handle_dialog",
-			tabguard.ErrTabClosed:    "call open_tab",
-			tabguard.ErrTabDiscarded: "call open_tab",
-			tabguard.ErrBrowserGone:  "the server has lost its browser: restart it",
-			tabguard.ErrPaused:       "a debugger paused the page: resume it there",
-			tabguard.ErrNavigated:    "retry the call",
-			tabguard.ErrTerminated:   "retry the call",
+			tabguard.ErrTabCrashed:    "call reload_tab",
+			tabguard.ErrNoDocument:    "call navigate, or reload_tab to try the same URL",
+			tabguard.ErrDialogOpen:    "call handle_dialog",
+			tabguard.ErrTabClosed:     "call open_tab",
+			tabguard.ErrTabDiscarded:  "call open_tab",
+			tabguard.ErrBrowserGone:   "the server has lost its browser: restart it",
+			tabguard.ErrPaused:        "a debugger paused the page: resume it there",
+			tabguard.ErrNavigated:     "retry the call",
+			tabguard.ErrTerminated:    "retry the call",
+			tabguard.ErrFrameCrashed:  "call reload_tab",
+			tabguard.ErrFrameDetached: "call list_frames",
 		},
 		TimedOut: map[tabguard.TimeoutCause]string{
 			tabguard.TimeoutHung:       "call handle_dialog if a dialog is open; otherwise call close_tab and open_tab",
@@ -39,10 +41,29 @@ func toolAdvice() *tabguard.Advice {
 	}
 }
 
+// frameAdvice words the refusals of a call in an iframe where they differ
+// from the tab's: an iframe whose page failed to load comes back when the
+// tab reloads, and a navigation of the tab elsewhere would not bring it.
+func frameAdvice() *tabguard.Advice {
+	return &tabguard.Advice{Refused: map[error]string{
+		tabguard.ErrNoDocument: "call reload_tab",
+	}}
+}
+
 // toolError words the errors the advice table does not cover, which are
-// about a tool's input rather than the tab.
+// about a tool's input rather than the tab, and the refusals of a call in
+// an iframe the frame's way.
 func toolError(err error) error {
+	var (
+		be *tabguard.BlockedError
+		fe *frameURLError
+	)
 	switch {
+	case errors.As(err, &be) && be.Frame != "":
+		frameAdvice().Refusal(be)
+		return err
+	case errors.As(err, &fe):
+		return fmt.Errorf("%v: the server reads no frame at a URL it would not open", err)
 	case errors.Is(err, tabguard.ErrNoDialog):
 		return errors.New("no JavaScript dialog is open: nothing to handle")
 	case errors.Is(err, tabguard.ErrSnapshotGone):

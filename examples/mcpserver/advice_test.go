@@ -15,7 +15,8 @@ import (
 func TestToolAdvice(t *testing.T) {
 	advice := toolAdvice()
 	reasons := []error{tabguard.ErrTabCrashed, tabguard.ErrNoDocument, tabguard.ErrDialogOpen, tabguard.ErrTabClosed,
-		tabguard.ErrTabDiscarded, tabguard.ErrBrowserGone, tabguard.ErrPaused, tabguard.ErrNavigated, tabguard.ErrTerminated}
+		tabguard.ErrTabDiscarded, tabguard.ErrBrowserGone, tabguard.ErrPaused, tabguard.ErrNavigated, tabguard.ErrTerminated,
+		tabguard.ErrFrameCrashed, tabguard.ErrFrameDetached}
 	for _, reason := range reasons {
 		be := advice.Refusal(&tabguard.BlockedError{Reason: reason, Detail: "x"})
 		assert.NotEmpty(t, be.Remedy, "%v has no remedy", reason)
@@ -40,6 +41,7 @@ func TestToolAdvice(t *testing.T) {
 }
 
 func TestToolError(t *testing.T) {
+	advice := toolAdvice() // as the watchers word their refusals
 	tests := []struct {
 		name string
 		err  error
@@ -50,6 +52,16 @@ func TestToolError(t *testing.T) {
 			"that snapshot is gone (the page navigated, or it went unread for a minute): call get_tab_dom without snapshot and offset"},
 		{"a refusal words itself", &tabguard.BlockedError{Reason: tabguard.ErrTabCrashed, Remedy: "call reload_tab"},
 			"tab renderer crashed: call reload_tab"},
+		{"a frame's failed load", advice.Refusal(&tabguard.BlockedError{Reason: tabguard.ErrNoDocument, Frame: "F1", URL: "http://x/", Detail: "net::ERR_CONNECTION_REFUSED"}),
+			"frame has no document: net::ERR_CONNECTION_REFUSED loading http://x/: call reload_tab"},
+		{"a frame's crash", advice.Refusal(&tabguard.BlockedError{Reason: tabguard.ErrFrameCrashed, Frame: "F1", URL: "http://x/", Detail: "oom"}),
+			"frame renderer crashed (reason: oom) in http://x/: call reload_tab"},
+		{"a frame gone", advice.Refusal(&tabguard.BlockedError{Reason: tabguard.ErrFrameDetached, Frame: "F1", Detail: "no such frame in the tab"}),
+			"frame is detached: no such frame in the tab (frame F1): call list_frames"},
+		{"a frame's navigation", advice.Refusal(&tabguard.BlockedError{Reason: tabguard.ErrNavigated, Frame: "F1", URL: "http://x/"}),
+			"frame navigated away during the eval (now at http://x/): retry the call"},
+		{"a frame the policy refuses", &frameURLError{frame: "F1", err: fmt.Errorf("%w: http://x/: its origin http://x is blocked", tabguard.ErrURLBlocked)},
+			"frame F1: URL not allowed: http://x/: its origin http://x is blocked: the server reads no frame at a URL it would not open"},
 		{"other", errors.New("decode result: bad"), "decode result: bad"},
 	}
 	for _, tt := range tests {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/go-rod/rod/lib/proto"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tabguard/tabguard"
 )
@@ -111,26 +112,37 @@ func (t *browserTools) getTabDOM(ctx context.Context, _ *mcp.CallToolRequest, in
 	if err != nil {
 		return nil, GetTabDOMOutput{}, toolError(err)
 	}
-	win, err := w.ReadDOM(ctx, tabguard.DOMOptions{MaxBytes: max, Snapshot: in.Snapshot, Offset: in.Offset, Selector: in.Selector, Text: in.Text})
+	opts := tabguard.DOMOptions{MaxBytes: max, Snapshot: in.Snapshot, Offset: in.Offset, Selector: in.Selector, Text: in.Text, Frame: in.Frame}
+	var win tabguard.DOMWindow
+	if in.Frame != "" {
+		win, err = t.readFrameDOM(ctx, w, opts)
+	} else {
+		win, err = w.ReadDOM(ctx, opts)
+	}
 	if err != nil {
 		return nil, GetTabDOMOutput{}, toolError(err)
 	}
 	content := win.Content
 	if win.NextOffset != 0 {
-		content += "\n" + notice(win, max)
+		content += "\n" + notice(win, max, in.Frame)
 	}
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: content}}}
 	return res, GetTabDOMOutput{Snapshot: win.Snapshot, Offset: win.Offset, NextOffset: win.NextOffset, Size: win.Size, Changed: win.Changed}, nil
 }
 
-// notice words the end of a cut window in the tool's own terms.
-func notice(win tabguard.DOMWindow, max int) string {
+// notice words the end of a cut window in the tool's own terms; frame is
+// the iframe it came from, if any, which the next call names again.
+func notice(win tabguard.DOMWindow, max int, frame string) string {
 	of := ""
 	if win.Size >= 0 {
 		of = fmt.Sprintf(" of %d", win.Size)
 	}
-	return fmt.Sprintf("<!-- cut: bytes %d-%d%s (max_bytes %d); to read on, call get_tab_dom with snapshot %q and offset %d -->",
-		win.Offset, win.Offset+len(win.Content), of, max, win.Snapshot, win.NextOffset)
+	in := ""
+	if frame != "" {
+		in = fmt.Sprintf("frame %q, ", frame)
+	}
+	return fmt.Sprintf("<!-- cut: bytes %d-%d%s (max_bytes %d); to read on, call get_tab_dom with %ssnapshot %q and offset %d -->",
+		win.Offset, win.Offset+len(win.Content), of, max, in, win.Snapshot, win.NextOffset)
 }
 
 func (t *browserTools) evalInTab(ctx context.Context, _ *mcp.CallToolRequest, in EvalInTabInput) (*mcp.CallToolResult, EvalInTabOutput, error) {
@@ -138,7 +150,12 @@ func (t *browserTools) evalInTab(ctx context.Context, _ *mcp.CallToolRequest, in
 	if err != nil {
 		return nil, EvalInTabOutput{}, toolError(err)
 	}
-	res, err := w.Eval(ctx, in.JS)
+	var res *proto.RuntimeRemoteObject
+	if in.Frame != "" {
+		res, err = t.evalInFrame(ctx, w, in.Frame, in.JS)
+	} else {
+		res, err = w.Eval(ctx, in.JS)
+	}
 	if err != nil {
 		return nil, EvalInTabOutput{}, toolError(err)
 	}

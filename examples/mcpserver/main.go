@@ -1,12 +1,16 @@
 // Command mcpserver is an MCP server over stdio that gives a model a
 // headless Chromium through tools it can drive end to end: list_tabs,
-// open_tab, navigate, reload_tab, close_tab, handle_dialog, get_tab_dom
-// (a window of the page's HTML or text at a time) and eval_in_tab. Every
-// call answers in time; a tool error says what is wrong and which tool
-// fixes it, such as "tab renderer crashed (reason: oom): call reload_tab".
-// It opens only http and https URLs unless told otherwise, and never the
-// cloud metadata address. It has its own module; run it, or name it as the
-// command in an MCP client's config, with
+// open_tab, navigate, reload_tab, close_tab, handle_dialog, list_frames (a
+// tab's iframes, each with its problem), get_tab_dom (a window of the
+// page's HTML or text at a time) and eval_in_tab; the last two take a
+// frame from list_frames to work in that iframe. Every call answers in
+// time; a tool error says what is wrong and which tool fixes it, such as
+// "tab renderer crashed (reason: oom): call reload_tab" or "frame is
+// detached: no such frame in the tab (frame ID): call list_frames". It
+// opens only http and https URLs unless told otherwise, and never the
+// cloud metadata address, and reads no iframe at a URL it would not open.
+// It has its own module; run it, or name it as the command in an MCP
+// client's config, with
 //
 //	cd examples/mcpserver && go run . [-allow-schemes file] [-allowed-origins 'example.com;*.example.org']
 //

@@ -32,7 +32,8 @@ const (
 // tabguard.BrowserWatcher follows, with a tabguard.Watcher from it for each
 // tab a tool has touched.
 type browserTools struct {
-	bw *tabguard.BrowserWatcher
+	bw   *tabguard.BrowserWatcher
+	urls *tabguard.URLPolicy // what the tabs may open, and so what their iframes may be read at
 
 	mu   sync.Mutex
 	tabs map[string]*tabguard.Watcher
@@ -41,10 +42,11 @@ type browserTools struct {
 // newServer returns an MCP server with the browser tools over b. opts
 // configures the tabs' watchers and may be nil; the server always stops a
 // runaway script (TerminateOnTimeout), so the tab answers the next call,
-// and opens only http and https URLs unless opts.URLs allows more. tp
-// traces each tool call, and the guarded calls it makes as its children
-// (through otelguard, which replaces opts.Trace); nil means no tracing.
-// The caller should call Close on the returned tools when finished.
+// and opens only http and https URLs unless opts.URLs allows more, nor
+// reads an iframe at a URL it would not open. tp traces each tool call,
+// and the guarded calls it makes as its children (through otelguard,
+// which replaces opts.Trace); nil means no tracing. The caller should
+// call Close on the returned tools when finished.
 func newServer(b *rod.Browser, opts *tabguard.Options, tp trace.TracerProvider) (*mcp.Server, *browserTools, error) {
 	o := tabguard.Options{}
 	if opts != nil {
@@ -64,7 +66,7 @@ func newServer(b *rod.Browser, opts *tabguard.Options, tp trace.TracerProvider) 
 	if err != nil {
 		return nil, nil, err
 	}
-	t := &browserTools{bw: bw, tabs: map[string]*tabguard.Watcher{}}
+	t := &browserTools{bw: bw, urls: o.URLs, tabs: map[string]*tabguard.Watcher{}}
 	s := mcp.NewServer(&mcp.Implementation{Name: "tabguard-browser", Version: "v0.2.0"}, nil)
 	names := map[string]bool{}
 	add := func(name, description string) *mcp.Tool {
@@ -77,8 +79,9 @@ func newServer(b *rod.Browser, opts *tabguard.Options, tp trace.TracerProvider) 
 	mcp.AddTool(s, add("reload_tab", "Reload a tab and wait for it to load. Recovers a crashed tab."), t.reloadTab)
 	mcp.AddTool(s, add("close_tab", "Close a tab, whatever its state."), t.closeTab)
 	mcp.AddTool(s, add("handle_dialog", "Accept or dismiss the JavaScript dialog (alert, confirm, prompt, beforeunload) open in a tab."), t.handleDialog)
-	mcp.AddTool(s, add("get_tab_dom", "Read a tab's HTML, or its visible text, a window at a time: max_bytes (default 40000) from offset of one snapshot of the page; pass back snapshot and next_offset to read on. A CSS selector reads only the elements that match."), t.getTabDOM)
-	mcp.AddTool(s, add("eval_in_tab", "Run a JavaScript function in a tab and return its JSON result. A script still running at the deadline is stopped."), t.evalInTab)
+	mcp.AddTool(s, add("list_frames", "List a tab's iframes: each one's frame ID, parent, URL, whether it runs in a process of its own and whether it is still loading, and, when a call in it would fail, why and which tool fixes it. Runs no script in the page."), t.listFrames)
+	mcp.AddTool(s, add("get_tab_dom", "Read a tab's HTML, or its visible text, a window at a time: max_bytes (default 40000) from offset of one snapshot of the page; pass back snapshot and next_offset to read on. A CSS selector reads only the elements that match; a frame from list_frames reads that iframe instead of the page."), t.getTabDOM)
+	mcp.AddTool(s, add("eval_in_tab", "Run a JavaScript function in a tab, or in one of its iframes (a frame from list_frames), and return its JSON result. A script still running at the deadline is stopped."), t.evalInTab)
 	s.AddReceivingMiddleware(traceTools(tp, names))
 	return s, t, nil
 }

@@ -1,7 +1,7 @@
 package main
 
 // The tools' inputs and outputs. Every tab argument is an ID from open_tab
-// or list_tabs.
+// or list_tabs, and every frame argument an ID from list_frames.
 
 // ListTabsInput is the input of list_tabs.
 type ListTabsInput struct{}
@@ -58,6 +58,7 @@ type GetTabDOMInput struct {
 	Offset   int    `json:"offset,omitempty" jsonschema:"where to start in the snapshot, in bytes: the next_offset of the earlier call"`
 	Selector string `json:"selector,omitempty" jsonschema:"read only the elements that match this CSS selector"`
 	Text     bool   `json:"text,omitempty" jsonschema:"read the visible text instead of the HTML"`
+	Frame    string `json:"frame,omitempty" jsonschema:"read this iframe of the tab, a frame ID from list_frames, instead of the page; pass it again to read on"`
 }
 
 // GetTabDOMOutput is the structured result of get_tab_dom; the text
@@ -72,11 +73,27 @@ type GetTabDOMOutput struct {
 
 // EvalInTabInput is the input of eval_in_tab.
 type EvalInTabInput struct {
-	Tab string `json:"tab"`
-	JS  string `json:"js" jsonschema:"a JavaScript function such as () => document.title; a returned promise is awaited"`
+	Tab   string `json:"tab"`
+	JS    string `json:"js" jsonschema:"a JavaScript function such as () => document.title; a returned promise is awaited"`
+	Frame string `json:"frame,omitempty" jsonschema:"run it in this iframe of the tab, a frame ID from list_frames, instead of the page"`
 }
 
 // EvalInTabOutput is the result of eval_in_tab.
 type EvalInTabOutput struct {
 	Value any `json:"value" jsonschema:"the function's result as JSON"`
+}
+
+// ListFramesOutput is the result of list_frames.
+type ListFramesOutput struct {
+	Frames []FrameInfo `json:"frames" jsonschema:"the tab's iframes, in the order they were attached"`
+}
+
+// FrameInfo is one iframe in list_frames.
+type FrameInfo struct {
+	Frame        string `json:"frame" jsonschema:"the frame ID to pass to get_tab_dom and eval_in_tab"`
+	Parent       string `json:"parent" jsonschema:"the frame that holds it: the tab ID for an iframe of the page itself"`
+	URL          string `json:"url" jsonschema:"its page, or the page it loads or failed to load; empty before its first load starts"`
+	OutOfProcess bool   `json:"out_of_process" jsonschema:"whether it runs in a browser process of its own (an iframe of another site)"`
+	Loading      bool   `json:"loading" jsonschema:"whether it has no page of its own yet: a call in it waits for one, up to the deadline"`
+	Problem      string `json:"problem,omitempty" jsonschema:"why a call in the frame would be refused now, and the tool that fixes it"`
 }

@@ -28,7 +28,13 @@ func connect(t *testing.T) *mcp.ClientSession {
 // connectTraced is connect with the server tracing to tp.
 func connectTraced(t *testing.T, tp trace.TracerProvider) *mcp.ClientSession {
 	t.Helper()
-	s, tools, err := newServer(testBrowser, &tabguard.Options{EvalTimeout: 5 * time.Second, URLs: config{blocked: defaultBlocked}.policy()}, tp)
+	return connectWith(t, &tabguard.Options{EvalTimeout: 5 * time.Second, URLs: config{blocked: defaultBlocked}.policy()}, tp)
+}
+
+// connectWith is connect with the watchers' options and tracing to tp.
+func connectWith(t *testing.T, opts *tabguard.Options, tp trace.TracerProvider) *mcp.ClientSession {
+	t.Helper()
+	s, tools, err := newServer(testBrowser, opts, tp)
 	require.NoError(t, err)
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := testContext(t, 10*time.Second)

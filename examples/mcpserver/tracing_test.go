@@ -52,6 +52,9 @@ func TestToolCallSpans(t *testing.T) {
 	tp, rec := recorder(t)
 	cs := connectTraced(t, tp)
 	tab := openTab(t, cs, pages(t).URL)
+	srv := framePages(t, deadURL(t))
+	framed := openTab(t, cs, srv.URL+"/frames")
+	frame := frameAt(t, frames(t, cs, framed), srv.URL+"/inner?n=a").Frame
 
 	tests := []struct {
 		name     string
@@ -67,6 +70,12 @@ func TestToolCallSpans(t *testing.T) {
 			"tools/call eval_in_tab", "tool_error", []string{"tabguard.Eval"}},
 		{"a DOM read", "get_tab_dom", map[string]any{"tab": tab},
 			"tools/call get_tab_dom", "", []string{"tabguard.ReadDOM"}},
+		{"an eval in a frame", "eval_in_tab", map[string]any{"tab": framed, "frame": frame, "js": "() => document.title"},
+			"tools/call eval_in_tab", "", []string{"tabguard.EvalFrame"}},
+		{"a frame's DOM read", "get_tab_dom", map[string]any{"tab": framed, "frame": frame},
+			"tools/call get_tab_dom", "", []string{"tabguard.ReadDOM"}},
+		{"a frame the tab does not have", "eval_in_tab", map[string]any{"tab": framed, "frame": "NOSUCH", "js": "() => 1"},
+			"tools/call eval_in_tab", "tool_error", []string{"tabguard.EvalFrame"}},
 		{"an unknown tab", "eval_in_tab", map[string]any{"tab": "no-such-tab", "js": "() => 1"},
 			"tools/call eval_in_tab", "tool_error", nil},
 		{"an unknown tool", "no_such_tool", nil,

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tabguard/tabguard"
+)
+
+func (t *browserTools) listFrames(ctx context.Context, _ *mcp.CallToolRequest, in TabInput) (*mcp.CallToolResult, ListFramesOutput, error) {
+	w, err := t.tab(ctx, in.Tab)
+	if err != nil {
+		return nil, ListFramesOutput{}, toolError(err)
+	}
+	frames := w.Frames()
+	out := ListFramesOutput{Frames: []FrameInfo{}}
+	for _, f := range frames {
+		info := FrameInfo{Frame: f.ID, Parent: f.ParentID, URL: f.URL, OutOfProcess: f.OutOfProcess, Loading: f.Loading}
+		problem := f.Refusal
+		if problem == nil {
+			problem = frameReach(t.urls, frames, f.ID)
+		}
+		if problem != nil {
+			info.Problem = toolError(problem).Error()
+		}
+		out.Frames = append(out.Frames, info)
+	}
+	return nil, out, nil
+}
+
+// evalInFrame is eval_in_tab with a frame: the JavaScript runs in that
+// iframe's own page, under the URL policy (frameReach).
+func (t *browserTools) evalInFrame(ctx context.Context, w *tabguard.Watcher, frame, js string) (*proto.RuntimeRemoteObject, error) {
+	if err := frameReach(t.urls, w.Frames(), frame); err != nil {
+		return nil, err
+	}
+	res, err := w.EvalFrame(ctx, frame, js)
+	if err != nil {
+		return nil, frameError(w, frame, err)
+	}
+	// Checked again, as the result is in hand: a frame that loaded a page
+	// the policy refuses since the first check gives nothing of it away.
+	if err := frameReach(t.urls, w.Frames(), frame); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// readFrameDOM is ReadDOM in opts.Frame, under the URL policy as
+// evalInFrame is.
+func (t *browserTools) readFrameDOM(ctx context.Context, w *tabguard.Watcher, opts tabguard.DOMOptions) (tabguard.DOMWindow, error) {
+	if err := frameReach(t.urls, w.Frames(), opts.Frame); err != nil {
+		return tabguard.DOMWindow{}, err
+	}
+	win, err := w.ReadDOM(ctx, opts)
+	if err != nil {
+		return tabguard.DOMWindow{}, frameError(w, opts.Frame, err)
+	}
+	if err := frameReach(t.urls, w.Frames(), opts.Frame); err != nil {
+		return tabguard.DOMWindow{}, err
+	}
+	return win, nil
+}
+
+// frameURLError is a call in a frame whose page the URL policy refuses.
+type frameURLError struct {
+	frame string
+	err   error // matches tabguard.ErrURLBlocked
+}
+
+func (e *frameURLError) Error() string { return "frame " + e.frame + ": " + e.err.Error() }
+func (e *frameURLError) Unwrap() error { return e.err }
+
+// frameReach returns nil when the URL policy lets the server into frame id
+// of frames, and otherwise a *frameURLError. The tab's own eval cannot read
+// an iframe of another origin; a call in the frame can, so it may read only
+// what the server would open itself, or a page at an allowed origin could
+// hand it one that is blocked, such as a cloud metadata address. The page
+// that counts is the frame's, or for a frame at about:blank or
+// about:srcdoc, whose document takes its origin from the page that made
+// it, its nearest parent's with a URL. An ID the tab does not have passes:
+// the call gets its own answer, that the frame is gone.
+func frameReach(p *tabguard.URLPolicy, frames []tabguard.FrameInfo, id string) error {
+	byID := make(map[string]tabguard.FrameInfo, len(frames))
+	for _, f := range frames {
+		byID[f.ID] = f
+	}
+	for f, ok := byID[id]; ok; f, ok = byID[f.ParentID] {
+		if f.URL == "" || strings.HasPrefix(f.URL, "about:") {
+			continue
+		}
+		if err := p.Check(f.URL); err != nil {
+			return &frameURLError{frame: id, err: err}
+		}
+		return nil
+	}
+	return nil // the page itself, which the tab's eval reaches already
+}
+
+// frameError words err of a call in frame id for a model. A frame that
+// never loaded its page is waited for to the deadline, and the library's
+// advice for that timeout names its Go calls: here it names the tools.
+func frameError(w *tabguard.Watcher, id string, err error) error {
+	var te *tabguard.TimeoutError
+	if errors.As(err, &te) && te.Cause == tabguard.TimeoutLoading {
+		te.Advice = "call list_frames for the frames that loaded"
+		for _, f := range w.Frames() {
+			if f.ID == id && f.URL == "" { // a lazy iframe out of view, or one with no page
+				te.Advice = "scroll the iframe into view with eval_in_tab, or " + te.Advice
+			}
+		}
+	}
+	return toolError(err)
+}
