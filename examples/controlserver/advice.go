@@ -21,6 +21,8 @@ func apiError(err error) (int, string) {
 		te   *tabguard.TimeoutError
 		bad  *badRequestError
 		load *loadError
+		fu   *frameURLError
+		fl   *frameLoadError
 	)
 	switch {
 	case errors.As(err, &load):
@@ -32,12 +34,16 @@ func apiError(err error) (int, string) {
 		return status, load.prefix() + msg
 	case errors.As(err, &bad), errors.Is(err, errUnknownTab), errors.Is(err, tabguard.ErrInvalidArgument):
 		return http.StatusBadRequest, err.Error()
+	case errors.As(err, &fu):
+		return http.StatusForbidden, err.Error() + ": the server reads no frame at a URL it does not open (see -allow-schemes, -allowed-origins, -blocked-origins)"
 	case errors.Is(err, tabguard.ErrURLBlocked):
 		return http.StatusForbidden, err.Error() + ": the server does not open it (see -allow-schemes, -allowed-origins, -blocked-origins)"
 	case errors.Is(err, tabguard.ErrNoDialog):
 		return http.StatusConflict, "no JavaScript dialog is open: nothing to handle"
 	case errors.As(err, &be):
-		return http.StatusInternalServerError, be.Problem() + ": " + advice(be.Reason)
+		return http.StatusInternalServerError, be.Problem() + ": " + advice(be)
+	case errors.As(err, &fl) && errors.As(err, &te):
+		return http.StatusGatewayTimeout, te.Problem() + ": " + fl.advice()
 	case errors.As(err, &te):
 		if a := timeoutAdvice(te.Cause); a != "" {
 			return http.StatusGatewayTimeout, te.Problem() + ": " + a
@@ -80,13 +86,21 @@ func timeoutAdvice(cause tabguard.TimeoutCause) string {
 	return ""
 }
 
-// advice names the endpoint that ends a refusal.
-func advice(reason error) string {
-	switch reason {
-	case tabguard.ErrTabCrashed:
+// advice names the endpoint that ends a refusal. An iframe whose page
+// failed to load, or whose own renderer crashed, comes back when the tab
+// reloads; one the tab does not have is not called again, and the list
+// says which it has.
+func advice(be *tabguard.BlockedError) string {
+	switch be.Reason {
+	case tabguard.ErrTabCrashed, tabguard.ErrFrameCrashed:
 		return "POST /browser/reload"
 	case tabguard.ErrNoDocument:
+		if be.Frame != "" {
+			return "POST /browser/reload"
+		}
 		return "POST /browser/navigate, or POST /browser/reload to try the same URL"
+	case tabguard.ErrFrameDetached:
+		return "GET /browser/frames"
 	case tabguard.ErrDialogOpen:
 		return "POST /browser/dialog"
 	case tabguard.ErrTabClosed, tabguard.ErrTabDiscarded:

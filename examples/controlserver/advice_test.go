@@ -56,6 +56,24 @@ func TestAPIError(t *testing.T) {
 		{"timeout, silent browser", fmt.Errorf("read: %w", &tabguard.TimeoutError{Limit: time.Second, Cause: tabguard.TimeoutSilent,
 			Advice: "set Options.Heartbeat"}), http.StatusGatewayTimeout,
 			"eval timed out after 1s: the server's browser does not answer: restart the server"},
+		{"a frame's failed load", &tabguard.BlockedError{Reason: tabguard.ErrNoDocument, Frame: "F1", URL: "http://x/", Detail: "net::ERR_CONNECTION_REFUSED"},
+			http.StatusInternalServerError, "frame has no document: net::ERR_CONNECTION_REFUSED loading http://x/: POST /browser/reload"},
+		{"a frame's crash", &tabguard.BlockedError{Reason: tabguard.ErrFrameCrashed, Frame: "F1", URL: "http://x/", Detail: "oom"},
+			http.StatusInternalServerError, "frame renderer crashed (reason: oom) in http://x/: POST /browser/reload"},
+		{"a frame gone", &tabguard.BlockedError{Reason: tabguard.ErrFrameDetached, Frame: "F1", Detail: "no such frame in the tab"},
+			http.StatusInternalServerError, "frame is detached: no such frame in the tab (frame F1): GET /browser/frames"},
+		{"a frame's navigation", &tabguard.BlockedError{Reason: tabguard.ErrNavigated, Frame: "F1", URL: "http://x/"},
+			http.StatusInternalServerError, "frame navigated away during the eval (now at http://x/): retry the call"},
+		{"a frame the policy refuses", &frameURLError{frame: "F1", err: fmt.Errorf("%w: http://x/: its origin http://x is blocked", tabguard.ErrURLBlocked)},
+			http.StatusForbidden, "frame F1: URL not allowed: http://x/: its origin http://x is blocked: the server reads no frame at a URL it does not open " +
+				"(see -allow-schemes, -allowed-origins, -blocked-origins)"},
+		{"a frame still loading", &frameLoadError{err: &tabguard.TimeoutError{Op: "frame eval", Limit: time.Second, Cause: tabguard.TimeoutLoading,
+			Doing: "frame F1 still loading http://x/: its server never answered", Advice: "read the frames that loaded (Watcher.Frames)"}},
+			http.StatusGatewayTimeout, "frame eval timed out after 1s (frame F1 still loading http://x/: its server never answered): GET /browser/frames for the frames that loaded"},
+		{"a lazy frame", &frameLoadError{lazy: true, err: &tabguard.TimeoutError{Op: "frame eval", Limit: time.Second, Cause: tabguard.TimeoutLoading,
+			Doing: "frame F1 never loaded a document", Advice: "scroll the iframe into view with Watcher.Eval"}},
+			http.StatusGatewayTimeout, "frame eval timed out after 1s (frame F1 never loaded a document): " +
+				"scroll the iframe into view with POST /browser/scroll, or GET /browser/frames for the frames that loaded"},
 		{"other", errors.New("decode result: bad"), http.StatusInternalServerError, "decode result: bad"},
 	}
 	for _, tt := range tests {

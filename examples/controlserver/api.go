@@ -39,11 +39,13 @@ type ClickablesResponse struct {
 	Truncated bool        `json:"truncated"`
 }
 
-// ScrollRequest is the body of POST /browser/scroll: scroll by DX, DY pixels.
+// ScrollRequest is the body of POST /browser/scroll: scroll by DX, DY
+// pixels, the page or, with Frame, that iframe of it.
 type ScrollRequest struct {
-	Tab string  `json:"tab"`
-	DX  float64 `json:"dx"`
-	DY  float64 `json:"dy"`
+	Tab   string  `json:"tab"`
+	Frame string  `json:"frame,omitempty"` // a frame ID from GET /browser/frames
+	DX    float64 `json:"dx"`
+	DY    float64 `json:"dy"`
 }
 
 // ScrollResponse answers POST /browser/scroll with the new scroll position.
@@ -82,6 +84,29 @@ type TabInfo struct {
 	Watched bool   `json:"watched"`          // the server opened or took over the tab
 	// Problem is why a call on the tab would be refused now, and the
 	// endpoint that fixes it; empty for a healthy tab.
+	Problem string `json:"problem,omitempty"`
+}
+
+// FramesResponse answers GET /browser/frames: the tab's iframes, in the
+// order they were attached, from the tab's events, asking no page.
+type FramesResponse struct {
+	Frames []FrameInfo `json:"frames"`
+}
+
+// FrameInfo is one iframe in GET /browser/frames. Its Frame names it to
+// GET /browser/dom, GET /browser/clickables and POST /browser/scroll.
+type FrameInfo struct {
+	Frame  string `json:"frame"`
+	Parent string `json:"parent"` // the frame that holds it: the tab's ID for an iframe of the page itself
+	// URL is its page, or the page it loads or failed to load; empty
+	// before its first load starts.
+	URL          string `json:"url"`
+	OutOfProcess bool   `json:"out_of_process"` // it runs in a browser process of its own (an iframe of another site)
+	// Loading reports that it has no page of its own yet: a call in it
+	// waits for one, up to the deadline.
+	Loading bool `json:"loading"`
+	// Problem is why a call in the frame would be refused now, and the
+	// endpoint that fixes it; empty for a healthy frame.
 	Problem string `json:"problem,omitempty"`
 }
 

@@ -107,7 +107,16 @@ func (c *Client) Dialog(ctx context.Context, tab string, accept bool, promptText
 
 // DOM returns the tab's HTML capped at maxBytes; 0 means the server's default.
 func (c *Client) DOM(ctx context.Context, tab string, maxBytes int) (DOMResponse, error) {
+	return c.FrameDOM(ctx, tab, "", maxBytes)
+}
+
+// FrameDOM is DOM of the tab's iframe frame, an ID from Frames; an empty
+// frame reads the page.
+func (c *Client) FrameDOM(ctx context.Context, tab, frame string, maxBytes int) (DOMResponse, error) {
 	q := url.Values{"tab": {tab}}
+	if frame != "" {
+		q.Set("frame", frame)
+	}
 	if maxBytes != 0 {
 		q.Set("max_bytes", strconv.Itoa(maxBytes))
 	}
@@ -116,17 +125,41 @@ func (c *Client) DOM(ctx context.Context, tab string, maxBytes int) (DOMResponse
 	return out, err
 }
 
+// Frames lists the tab's iframes, with the problem a call in each would
+// meet; the server asks no page for it.
+func (c *Client) Frames(ctx context.Context, tab string) ([]FrameInfo, error) {
+	var out FramesResponse
+	err := c.do(ctx, c.HTTP, http.MethodGet, "/browser/frames?"+url.Values{"tab": {tab}}.Encode(), nil, &out)
+	return out.Frames, err
+}
+
 // Clickables lists the tab's visible clickable elements, at most MaxClickables.
 func (c *Client) Clickables(ctx context.Context, tab string) (ClickablesResponse, error) {
+	return c.FrameClickables(ctx, tab, "")
+}
+
+// FrameClickables is Clickables in the tab's iframe frame, with boxes in
+// the frame's viewport; an empty frame lists the page's.
+func (c *Client) FrameClickables(ctx context.Context, tab, frame string) (ClickablesResponse, error) {
+	q := url.Values{"tab": {tab}}
+	if frame != "" {
+		q.Set("frame", frame)
+	}
 	var out ClickablesResponse
-	err := c.do(ctx, c.HTTP, http.MethodGet, "/browser/clickables?"+url.Values{"tab": {tab}}.Encode(), nil, &out)
+	err := c.do(ctx, c.HTTP, http.MethodGet, "/browser/clickables?"+q.Encode(), nil, &out)
 	return out, err
 }
 
 // Scroll scrolls the tab by dx, dy pixels and returns the new position.
 func (c *Client) Scroll(ctx context.Context, tab string, dx, dy float64) (ScrollResponse, error) {
+	return c.FrameScroll(ctx, tab, "", dx, dy)
+}
+
+// FrameScroll scrolls the tab's iframe frame by dx, dy pixels and returns
+// its new position; an empty frame scrolls the page.
+func (c *Client) FrameScroll(ctx context.Context, tab, frame string, dx, dy float64) (ScrollResponse, error) {
 	var out ScrollResponse
-	err := c.do(ctx, c.HTTP, http.MethodPost, "/browser/scroll", ScrollRequest{Tab: tab, DX: dx, DY: dy}, &out)
+	err := c.do(ctx, c.HTTP, http.MethodPost, "/browser/scroll", ScrollRequest{Tab: tab, Frame: frame, DX: dx, DY: dy}, &out)
 	return out, err
 }
 

@@ -123,37 +123,49 @@ func (s *Server) handleDialog(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, TabResponse{Tab: req.Tab, URL: t.State().URL})
 }
 
-// handleDOM serves GET /browser/dom?tab=ID&max_bytes=N; max_bytes defaults
-// to tabguard.DefaultMaxDOMBytes.
+// handleDOM serves GET /browser/dom?tab=ID&max_bytes=N[&frame=ID];
+// max_bytes defaults to tabguard.DefaultMaxDOMBytes, and a frame reads that
+// iframe instead of the page.
 func (s *Server) handleDOM(w http.ResponseWriter, r *http.Request) {
-	t, err := s.tab(r.Context(), r.URL.Query().Get("tab"))
+	q := r.URL.Query()
+	t, err := s.tab(r.Context(), q.Get("tab"))
 	if err != nil {
 		writeError(w, err, "")
 		return
 	}
-	maxBytes := 0
-	if v := r.URL.Query().Get("max_bytes"); v != "" {
-		if maxBytes, err = strconv.Atoi(v); err != nil || maxBytes <= 0 {
-			writeError(w, badRequest("bad max_bytes %q: pass a positive byte count, or leave it out for %d", v, tabguard.DefaultMaxDOMBytes), "")
+	maxBytes, frame := 0, q.Get("frame")
+	if v := q.Get("max_bytes"); v != "" {
+		if maxBytes, err = strconv.Atoi(v); err != nil || maxBytes <= 0 || frame != "" && maxBytes < 4 {
+			writeError(w, badRequest("bad max_bytes %q: pass a positive byte count (4 or more in a frame), or leave it out for %d", v, tabguard.DefaultMaxDOMBytes), "")
 			return
 		}
 	}
-	d, err := t.DOM(r.Context(), maxBytes)
+	var d DOMResponse
+	if frame != "" {
+		d, err = s.frameDOM(r.Context(), t, frame, maxBytes)
+	} else {
+		var td tabguard.DOM
+		td, err = t.DOM(r.Context(), maxBytes)
+		d = DOMResponse{HTML: td.HTML, Size: td.Size, Truncated: td.Truncated}
+	}
 	if err != nil {
 		writeError(w, err, "")
 		return
 	}
-	writeJSON(w, http.StatusOK, DOMResponse{HTML: d.HTML, Size: d.Size, Truncated: d.Truncated})
+	writeJSON(w, http.StatusOK, d)
 }
 
+// handleClickables serves GET /browser/clickables?tab=ID[&frame=ID]; in a
+// frame, the boxes are in the frame's viewport.
 func (s *Server) handleClickables(w http.ResponseWriter, r *http.Request) {
-	t, err := s.tab(r.Context(), r.URL.Query().Get("tab"))
+	q := r.URL.Query()
+	t, err := s.tab(r.Context(), q.Get("tab"))
 	if err != nil {
 		writeError(w, err, "")
 		return
 	}
 	var out ClickablesResponse
-	if err := evalInto(r.Context(), t, &out, clickablesJS, MaxClickables); err != nil {
+	if err := s.evalIn(r.Context(), t, q.Get("frame"), &out, clickablesJS, MaxClickables); err != nil {
 		writeError(w, err, "")
 		return
 	}
@@ -172,7 +184,7 @@ func (s *Server) handleScroll(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var out ScrollResponse
-	if err := evalInto(r.Context(), t, &out, scrollJS, req.DX, req.DY); err != nil {
+	if err := s.evalIn(r.Context(), t, req.Frame, &out, scrollJS, req.DX, req.DY); err != nil {
 		writeError(w, err, "")
 		return
 	}
@@ -181,7 +193,8 @@ func (s *Server) handleScroll(w http.ResponseWriter, r *http.Request) {
 
 // handleCursor moves the real mouse with Input.dispatchMouseEvent, so hover
 // styles and mouseover handlers run. That is a CDP call, not an eval:
-// Watcher.Do refuses, bounds and cuts it short as Eval would.
+// Watcher.Do refuses, bounds and cuts it short as Eval would. The mouse is
+// the tab's, so it takes no frame: X and Y are in the tab's viewport.
 func (s *Server) handleCursor(w http.ResponseWriter, r *http.Request) {
 	var req CursorRequest
 	if err := decode(w, r, &req); err != nil {

@@ -9,12 +9,19 @@
 //	curl '127.0.0.1:8090/browser/dom?tab=ID&max_bytes=2048'
 //	curl '127.0.0.1:8090/browser/clickables?tab=ID'
 //	curl -H 'Content-Type: application/json' -d '{"tab":"ID","dy":600}' 127.0.0.1:8090/browser/scroll
+//	curl '127.0.0.1:8090/browser/frames?tab=ID'
+//	curl '127.0.0.1:8090/browser/dom?tab=ID&frame=FRAME'
+//	curl -H 'Content-Type: application/json' -d '{"tab":"ID","frame":"FRAME","dy":600}' 127.0.0.1:8090/browser/scroll
 //	curl -H 'Content-Type: application/json' -d '{"tab":"ID","x":100,"y":200}' 127.0.0.1:8090/browser/cursor
 //	curl -H 'Content-Type: application/json' -d '{"tab":"ID","url":"http://127.0.0.1:8000/next"}' 127.0.0.1:8090/browser/navigate
 //	curl -H 'Content-Type: application/json' -d '{"tab":"ID"}' 127.0.0.1:8090/browser/reload
 //	curl -H 'Content-Type: application/json' -d '{"tab":"ID","accept":true,"prompt_text":"hi"}' 127.0.0.1:8090/browser/dialog
 //	curl -H 'Content-Type: application/json' -d '{"tab":"ID"}' 127.0.0.1:8090/browser/close
 //	curl 127.0.0.1:8090/metrics    # with -metrics only
+//
+// GET /browser/frames lists a tab's iframes, each with the problem a call
+// in it would meet; a frame ID from it makes GET /browser/dom,
+// GET /browser/clickables and POST /browser/scroll work in that iframe.
 //
 // With -token (or TABGUARD_TOKEN) set, add -H 'Authorization: Bearer SECRET'
 // (a Prometheus scrape config sends it with authorization: credentials).
@@ -29,8 +36,8 @@
 // 127.0.0.1, so the server answers only calls addressed to it by name
 // (Host), from no foreign page (Origin), with a JSON Content-Type and, when
 // set, the token; it opens only http and https URLs and never the cloud
-// metadata hosts unless the flags say otherwise. Client in client.go calls
-// it with timeouts set.
+// metadata hosts unless the flags say otherwise, and reads no iframe at a
+// URL it would not open. Client in client.go calls it with timeouts set.
 package main
 
 import (

@@ -40,6 +40,7 @@ func badRequest(format string, args ...any) error {
 // finished.
 type Server struct {
 	bw          *tabguard.BrowserWatcher
+	urls        *tabguard.URLPolicy // what the tabs may open, and so what their iframes may be read at
 	loadTimeout time.Duration
 	metrics     *metrics // nil unless ServerConfig.Metrics
 
@@ -54,7 +55,8 @@ type ServerConfig struct {
 	// The server always stops a runaway script at the deadline
 	// (TerminateOnTimeout), so the tab answers the next call, and opens
 	// only http and https URLs, never the cloud metadata hosts, unless
-	// Watch.URLs says otherwise.
+	// Watch.URLs says otherwise; it reads no iframe at a URL it would not
+	// open.
 	Watch *tabguard.Options
 	// LoadTimeout bounds a page load (see DefaultLoadTimeout); 0 or less
 	// means DefaultLoadTimeout.
@@ -83,7 +85,7 @@ func NewServer(b *rod.Browser, cfg *ServerConfig) (*Server, error) {
 	if o.URLs == nil {
 		o.URLs = &tabguard.URLPolicy{BlockedOrigins: defaultBlocked}
 	}
-	s := &Server{loadTimeout: c.LoadTimeout, tabs: map[string]*tabguard.Watcher{}}
+	s := &Server{urls: o.URLs, loadTimeout: c.LoadTimeout, tabs: map[string]*tabguard.Watcher{}}
 	if c.Metrics {
 		m, err := newMetrics()
 		if err != nil {
@@ -115,6 +117,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /browser/reload", s.handleReload)
 	mux.HandleFunc("POST /browser/close", s.handleClose)
 	mux.HandleFunc("POST /browser/dialog", s.handleDialog)
+	mux.HandleFunc("GET /browser/frames", s.handleFrames)
 	mux.HandleFunc("GET /browser/dom", s.handleDOM)
 	mux.HandleFunc("GET /browser/clickables", s.handleClickables)
 	mux.HandleFunc("POST /browser/scroll", s.handleScroll)
