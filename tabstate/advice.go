@@ -14,6 +14,17 @@ type Advice struct {
 	// TimedOut is the remedy of a timeout by its Cause: TimeoutHung,
 	// TimeoutBusyScript, ...
 	TimedOut map[TimeoutCause]string
+	// FrameRefused is the remedy of a refusal of an iframe (one whose
+	// BlockedError.Frame is set) by its Reason. A Reason it leaves out
+	// takes Refused's remedy, but for ErrNoDocument: a tab's is to
+	// navigate, which brings no iframe back, so the default advice stays.
+	FrameRefused map[error]string
+	// FrameLoading is the remedy of a call that timed out waiting for an
+	// iframe's first document (TimeoutError.Frame set) whose server never
+	// answered, and FrameLazy of one whose load never started: a lazy
+	// iframe out of view, or one never given a page. Empty keeps the
+	// default advice.
+	FrameLoading, FrameLazy string
 }
 
 // Refusal words be's remedy the program's way, in be.Remedy, when a has
@@ -21,6 +32,15 @@ type Advice struct {
 func (a *Advice) Refusal(be *BlockedError) *BlockedError {
 	if a == nil || be == nil {
 		return be
+	}
+	if be.Frame != "" {
+		if r, ok := a.FrameRefused[be.Reason]; ok {
+			be.Remedy = r
+			return be
+		}
+		if be.Reason == ErrNoDocument {
+			return be
+		}
 	}
 	if r, ok := a.Refused[be.Reason]; ok {
 		be.Remedy = r

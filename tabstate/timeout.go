@@ -23,6 +23,9 @@ type TimeoutError struct {
 	// such as "close it with Watcher.CloseTab and open a new one"; empty
 	// when there is nothing to do but wait or retry.
 	Advice string
+	// Frame is the iframe whose first document the call waited for, to
+	// its deadline; empty for a call in the tab itself.
+	Frame string
 }
 
 // Error reads like "eval timed out after 5s (tab still loading URL)", the

@@ -42,3 +42,39 @@ func TestAdvice(t *testing.T) {
 	assert.EqualError(t, fx.tab.Do(deadline(t), "", ok), "tab renderer crashed (reason: oom): call reload_tab", "a refusal")
 	assert.EqualError(t, fx.b.Tabs()[0].Refusal, "tab renderer crashed (reason: oom): call reload_tab", "Tabs")
 }
+
+// TestFrameAdvice holds the same for an iframe's refusals and for a call
+// that waited for a frame's first document: the frame's own table wins, a
+// frame with no document keeps advice that brings it back, and a refusal
+// the frame's table leaves out takes the tab's.
+func TestFrameAdvice(t *testing.T) {
+	advice := &tabstate.Advice{
+		Refused:      map[error]string{tabstate.ErrNoDocument: "call navigate", tabstate.ErrFrameCrashed: "call reload_tab"},
+		FrameRefused: map[error]string{tabstate.ErrFrameDetached: "call list_frames"},
+		FrameLazy:    "scroll it into view with eval_in_tab",
+		FrameLoading: "call list_frames",
+	}
+	fx := setup(t, enginetest.EventsFirst, engine.Config{Advice: advice})
+	fx.f.Push(enginetest.Page(sess, tabstate.FrameAttached{FrameID: "lazy", ParentID: target}),
+		enginetest.Page(sess, tabstate.FrameAttached{FrameID: "stalled", ParentID: target}),
+		enginetest.Page(sess, tabstate.NavigationStarted{FrameID: "stalled", LoaderID: "L1", URL: "http://127.0.0.1:1/stall"}),
+		enginetest.Page(sess, tabstate.FrameAttached{FrameID: "failed", ParentID: target}),
+		enginetest.Page(sess, tabstate.NavigationStarted{FrameID: "failed", LoaderID: "L2", URL: "http://127.0.0.1:1/dead"}),
+		enginetest.Page(sess, tabstate.LoadingFailed{RequestID: "L2", ErrorText: "net::ERR_CONNECTION_REFUSED"}))
+	frameDocument(fx.f, "src", "/inner")
+
+	_, err := fx.tab.EvalFrame(deadline(t), "gone", `() => 1`, nil)
+	assert.EqualError(t, err, "frame is detached: no such frame in the tab (frame gone): call list_frames")
+	_, err = fx.tab.EvalFrame(deadline(t), "failed", `() => 1`, nil)
+	assert.EqualError(t, err, "frame has no document: net::ERR_CONNECTION_REFUSED loading http://127.0.0.1:1/dead: reload the tab (Watcher.Reload)",
+		"not the tab's navigate")
+	for id, want := range map[string]string{"lazy": advice.FrameLazy, "stalled": advice.FrameLoading} {
+		ctx, cancel := context.WithTimeout(deadline(t), 100*time.Millisecond)
+		_, err = fx.tab.EvalFrame(ctx, id, `() => 1`, nil)
+		cancel()
+		var te *tabstate.TimeoutError
+		require.ErrorAs(t, err, &te)
+		assert.Equal(t, want, te.Advice, id)
+		assert.Equal(t, id, te.Frame)
+	}
+}

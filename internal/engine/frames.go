@@ -222,12 +222,22 @@ func (t *Tab) frameTimeout(call *inflight, op string) error {
 	t.mu.Lock()
 	f, _ := t.tab.Frame(call.frame)
 	t.mu.Unlock()
-	te := &tabstate.TimeoutError{Op: op, Limit: call.clock.limit, Cause: tabstate.TimeoutLoading,
+	te := &tabstate.TimeoutError{Op: op, Limit: call.clock.limit, Cause: tabstate.TimeoutLoading, Frame: call.frame,
 		Doing:  "frame " + call.frame + " never loaded a document: a lazy iframe out of view, or one that was never given a page",
 		Advice: "scroll the iframe into view with Watcher.Eval, or read the frames that loaded (Watcher.Frames)"}
+	remedy := ""
+	if a := t.b.cfg.Advice; a != nil {
+		remedy = a.FrameLazy
+	}
 	if f.URL != "" {
 		te.Doing = "frame " + call.frame + " still loading " + f.URL + ": its server never answered"
 		te.Advice = "read the frames that loaded (Watcher.Frames)"
+		if a := t.b.cfg.Advice; a != nil {
+			remedy = a.FrameLoading
+		}
+	}
+	if remedy != "" {
+		te.Advice = remedy
 	}
 	return te
 }
@@ -475,7 +485,10 @@ func (t *Tab) learnFramesOnce(seq uint64) bool {
 	var walk func(n frameTree)
 	walk = func(n frameTree) {
 		for _, c := range n.ChildFrames {
-			f := tabstate.Frame{ID: c.Frame.ID, ParentID: c.Frame.ParentID, URL: c.Frame.URL + c.Frame.URLFragment, Committed: true}
+			// A frame still in Chrome's initial empty document (a lazy
+			// iframe out of view, a load not answered yet) has no URL in
+			// the tree: it is waited for, as one the events told of.
+			f := tabstate.Frame{ID: c.Frame.ID, ParentID: c.Frame.ParentID, URL: c.Frame.URL + c.Frame.URLFragment, Committed: c.Frame.URL != ""}
 			if c.Frame.UnreachableURL != "" {
 				f.URL, f.Committed, f.ErrorPage = c.Frame.UnreachableURL, false, true
 			}
