@@ -38,30 +38,19 @@ func toolAdvice() *tabguard.Advice {
 			tabguard.TimeoutHidden:     "retry the call",
 			tabguard.TimeoutFrozen:     "retry the call",
 		},
+		// An iframe whose page failed to load comes back when the tab
+		// reloads: a navigation elsewhere would not bring it.
+		FrameRefused: map[error]string{tabguard.ErrNoDocument: "call reload_tab"},
+		FrameLoading: "call list_frames for the frames that loaded",
+		FrameLazy:    "scroll the iframe into view with eval_in_tab, or call list_frames for the frames that loaded",
 	}
 }
 
-// frameAdvice words the refusals of a call in an iframe where they differ
-// from the tab's: an iframe whose page failed to load comes back when the
-// tab reloads, and a navigation of the tab elsewhere would not bring it.
-func frameAdvice() *tabguard.Advice {
-	return &tabguard.Advice{Refused: map[error]string{
-		tabguard.ErrNoDocument: "call reload_tab",
-	}}
-}
-
 // toolError words the errors the advice table does not cover, which are
-// about a tool's input rather than the tab, and the refusals of a call in
-// an iframe the frame's way.
+// about a tool's input rather than the tab.
 func toolError(err error) error {
-	var (
-		be *tabguard.BlockedError
-		fe *frameURLError
-	)
+	var fe *frameURLError
 	switch {
-	case errors.As(err, &be) && be.Frame != "":
-		frameAdvice().Refusal(be)
-		return err
 	case errors.As(err, &fe):
 		return fmt.Errorf("%v: the server reads no frame at a URL it would not open", err)
 	case errors.Is(err, tabguard.ErrNoDialog):

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/go-rod/rod/lib/proto"
@@ -39,7 +38,7 @@ func (t *browserTools) evalInFrame(ctx context.Context, w *tabguard.Watcher, fra
 	}
 	res, err := w.EvalFrame(ctx, frame, js)
 	if err != nil {
-		return nil, frameError(w, frame, err)
+		return nil, err
 	}
 	// Checked again, as the result is in hand: a frame that loaded a page
 	// the policy refuses since the first check gives nothing of it away.
@@ -57,7 +56,7 @@ func (t *browserTools) readFrameDOM(ctx context.Context, w *tabguard.Watcher, op
 	}
 	win, err := w.ReadDOM(ctx, opts)
 	if err != nil {
-		return tabguard.DOMWindow{}, frameError(w, opts.Frame, err)
+		return tabguard.DOMWindow{}, err
 	}
 	if err := frameReach(t.urls, w.Frames(), opts.Frame); err != nil {
 		return tabguard.DOMWindow{}, err
@@ -98,20 +97,4 @@ func frameReach(p *tabguard.URLPolicy, frames []tabguard.FrameInfo, id string) e
 		return nil
 	}
 	return nil // the page itself, which the tab's eval reaches already
-}
-
-// frameError words err of a call in frame id for a model. A frame that
-// never loaded its page is waited for to the deadline, and the library's
-// advice for that timeout names its Go calls: here it names the tools.
-func frameError(w *tabguard.Watcher, id string, err error) error {
-	var te *tabguard.TimeoutError
-	if errors.As(err, &te) && te.Cause == tabguard.TimeoutLoading {
-		te.Advice = "call list_frames for the frames that loaded"
-		for _, f := range w.Frames() {
-			if f.ID == id && f.URL == "" { // a lazy iframe out of view, or one with no page
-				te.Advice = "scroll the iframe into view with eval_in_tab, or " + te.Advice
-			}
-		}
-	}
-	return toolError(err)
 }
