@@ -19,6 +19,7 @@ import (
 type BrowserWatcher struct {
 	browser *chromedp.Browser
 	eng     *engine.Browser
+	d       *driver
 	changes chan TabChange
 	// life is a chromedp context of the browser that Close ends: the
 	// listener's, and the parent of the tabs Open and WatchTarget attach to.
@@ -50,7 +51,8 @@ func WatchBrowser(ctx context.Context, opts *Options) (*BrowserWatcher, error) {
 	}
 	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	bw := &BrowserWatcher{browser: c.Browser, changes: make(chan TabChange, engine.ChangesBuffer), life: life, cancel: cancel}
-	d := &driver{browser: c.Browser}
+	d := &driver{browser: c.Browser, life: life}
+	bw.d = d
 	bw.eng = engine.NewBrowser(d, opts.config(engine.Chan[TabChange]{C: bw.changes, Convert: tabChange}))
 	if d.Lost() {
 		_ = bw.Close()
@@ -89,6 +91,7 @@ func (bw *BrowserWatcher) Watch(ctx context.Context) (*Watcher, error) {
 // browser and its tabs alone. Calling Close again does nothing.
 func (bw *BrowserWatcher) Close() error {
 	bw.eng.Close()
+	bw.d.close()
 	bw.cancel()
 	bw.wg.Wait()
 	return nil

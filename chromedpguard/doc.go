@@ -15,6 +15,9 @@
 //   - [Watcher.Eval], [Watcher.DOM], [Watcher.ReadDOM] and [Watcher.Do]
 //     call the tab under a deadline; [Guard] and [Evaluate] are the same as
 //     actions for chromedp.Run.
+//   - [Watcher.Frames] lists the tab's iframes, and [Watcher.EvalFrame]
+//     (or DOMOptions.Frame) calls one of them under the same deadline,
+//     an out-of-process iframe through a session of its own target.
 //   - [Watcher.Navigate], [Watcher.Reload] and [Watcher.HandleDialog]
 //     change the tab and return once the change has happened.
 //   - [NewRemoteAllocator] connects to a browser pool with a transport that

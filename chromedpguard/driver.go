@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync"
 
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/runtime"
@@ -23,12 +24,22 @@ import (
 // it is a LossPoller.
 type driver struct {
 	browser *chromedp.Browser
+	// life is the BrowserWatcher's chromedp context of the browser, which
+	// its Close ends: chromedp keeps a browser in a context, and a frame's
+	// target is attached from a child of it (AttachFrame).
+	life context.Context
+
+	mu     sync.Mutex
+	closed bool
+	next   int
+	frames map[int]context.CancelFunc // the frame contexts not yet detached
 }
 
 var (
-	_ engine.Driver     = (*driver)(nil)
-	_ engine.LossPoller = (*driver)(nil)
-	_ engine.Session    = (*chromedp.Target)(nil)
+	_ engine.Driver        = (*driver)(nil)
+	_ engine.LossPoller    = (*driver)(nil)
+	_ engine.FrameAttacher = (*driver)(nil)
+	_ engine.Session       = (*chromedp.Target)(nil)
 )
 
 // Call sends a command on the browser session.
@@ -64,10 +75,81 @@ func (d *driver) Lost() bool {
 	}
 }
 
+// AttachFrame attaches chromedp to an out-of-process iframe's target, as
+// chromedp.WithTargetID documents, and returns the chromedp target, which
+// sends on the frame's own session. chromedp binds a target's life to the
+// context of its first Run, so that Run gets the frame's context, which has
+// no deadline, and ctx bounds only the wait for it. The detach cancels the
+// frame's context with WithDetachOnCancel: chromedp's default, to close the
+// target, would close the whole tab, as Target.closeTarget on an iframe's
+// target does.
+func (d *driver) AttachFrame(ctx context.Context, targetID string) (engine.Session, func(), error) {
+	fctx, cancel := chromedp.NewContext(d.life, chromedp.WithTargetID(target.ID(targetID)), chromedp.WithDetachOnCancel())
+	detach := d.keep(cancel)
+	type attached struct {
+		t   *chromedp.Target
+		err error
+	}
+	done := make(chan attached, 1)
+	go func() {
+		t, err := chromedp.Run(fctx, func(_ context.Context, t *chromedp.Target) (*chromedp.Target, error) { return t, nil })
+		done <- attached{t, err}
+	}()
+	select {
+	case a := <-done:
+		if a.err != nil {
+			detach()
+			return nil, nil, a.err
+		}
+		return a.t, detach, nil
+	case <-ctx.Done():
+		detach() // Run returns once the frame's context ends
+		<-done
+		return nil, nil, ctx.Err()
+	}
+}
+
+// keep records cancel, which ends a frame's context, until the detach it
+// returns or close calls it; after close it is called at once.
+func (d *driver) keep(cancel context.CancelFunc) (detach func()) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		cancel()
+		return func() {}
+	}
+	if d.frames == nil {
+		d.frames = map[int]context.CancelFunc{}
+	}
+	d.next++
+	id := d.next
+	d.frames[id] = cancel
+	return func() {
+		d.mu.Lock()
+		delete(d.frames, id)
+		d.mu.Unlock()
+		cancel() // waits for chromedp's detach, within its own timeout
+	}
+}
+
+// close detaches every frame context the engine has not, such as one a
+// call attached while its watcher closed, and waits for chromedp to end
+// them.
+func (d *driver) close() {
+	d.mu.Lock()
+	d.closed = true
+	frames := d.frames
+	d.frames = nil
+	d.mu.Unlock()
+	for _, cancel := range frames {
+		cancel()
+	}
+}
+
 // targetInfo is cdproto's target info as the engine reads it.
 func targetInfo(i *target.Info) engine.TargetInfo {
 	return engine.TargetInfo{TargetID: string(i.TargetID), Type: i.Type, Title: i.Title, URL: i.URL,
-		Attached: i.Attached, OpenerID: string(i.OpenerID)}
+		Attached: i.Attached, OpenerID: string(i.OpenerID), ParentID: string(i.ParentID), ParentFrameID: string(i.ParentFrameID)}
 }
 
 // exception is a JavaScript exception in a script the engine ran, as

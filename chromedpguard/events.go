@@ -29,6 +29,10 @@ func pageEvent(ev any) (tabstate.Event, bool) {
 			FrameID: string(f.ID), ParentID: string(f.ParentID), LoaderID: string(f.LoaderID),
 			URL: f.URL, URLFragment: f.URLFragment, UnreachableURL: f.UnreachableURL,
 		}, true
+	case *page.EventFrameAttached:
+		return tabstate.FrameAttached{FrameID: string(e.FrameID), ParentID: string(e.ParentFrameID)}, true
+	case *page.EventFrameDetached:
+		return tabstate.FrameDetached{FrameID: string(e.FrameID), Reason: string(e.Reason)}, true
 	case *page.EventNavigatedWithinDocument:
 		return tabstate.NavigatedWithinDocument{FrameID: string(e.FrameID), URL: e.URL}, true
 	case *page.EventLoadEventFired:

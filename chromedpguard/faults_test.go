@@ -23,6 +23,18 @@ import (
 type cdpFault struct {
 	fault   func(t *testing.T, f *fixture) outcome
 	recover func(t *testing.T, f *fixture) *chromedpguard.Watcher
+	// watchFirst watches the tab before its page loads, and leaves the
+	// load to the fault: a tab's iframes are known from their events, as
+	// on rod, where the tab is watched at the commit, before its iframes
+	// load (a frame learned after the load is known by Page.getFrameTree,
+	// which names no load error). A page with an iframe that never loads
+	// never fires its load event.
+	watchFirst bool
+	// crashesSite runs a row of a shared site-isolated browser in a
+	// site-isolated browser of its own: its fault crashes an
+	// out-of-process iframe's renderer, which Chrome shares between the
+	// iframes of that site in every tab.
+	crashesSite bool
 }
 
 // TestFaultMatrix runs every row of faultrows.Rows on chromedp, as the
@@ -54,17 +66,28 @@ func TestFaultMatrix(t *testing.T) {
 				f.browser = ctx
 			case faultrows.Dedicated:
 				f.browser = dedicated(t)
+			case faultrows.Isolated:
+				f.browser = sharedIsolated(t)
+				if cf.crashesSite {
+					f.browser = dedicatedIsolated(t)
+				}
 			default:
 				f.browser = sharedBrowser
 			}
 			f.tab = newTab(t, f.browser)
-			if row.Path != "-" {
+			opts := &chromedpguard.Options{EvalTimeout: row.Timeout(), TerminateOnTimeout: row.TerminateOnTimeout}
+			if cf.watchFirst {
+				f.w = watch(t, f.tab, opts)
 				require.NoError(t, f.navigate(t, f.tabWithin(t, 10*time.Second), f.srv.URL+row.Path))
-				// Page.navigate answers before the commit: the row's fault
-				// starts on a loaded page, as on rod.
-				f.waitLoaded(t)
+			} else {
+				if row.Path != "-" {
+					require.NoError(t, f.navigate(t, f.tabWithin(t, 10*time.Second), f.srv.URL+row.Path))
+					// Page.navigate answers before the commit: the row's fault
+					// starts on a loaded page, as on rod.
+					f.waitLoaded(t)
+				}
+				f.w = watch(t, f.tab, opts)
 			}
-			f.w = watch(t, f.tab, &chromedpguard.Options{EvalTimeout: row.Timeout(), TerminateOnTimeout: row.TerminateOnTimeout})
 
 			faultrows.Check(t, row, faultrows.Chromedp, cf.fault(t, f).shared())
 
@@ -83,7 +106,7 @@ func TestFaultMatrix(t *testing.T) {
 // cdpFaults are chromedp's faults and recoveries, by row name.
 func cdpFaults() map[string]cdpFault {
 	all := crashFaults()
-	for _, m := range []map[string]cdpFault{scriptFaults(), dialogFaults(), loadFaults(), lifecycleFaults(), silentFaults(), helperFaults(), goneFaults()} {
+	for _, m := range []map[string]cdpFault{scriptFaults(), dialogFaults(), loadFaults(), lifecycleFaults(), silentFaults(), helperFaults(), goneFaults(), frameFaults()} {
 		maps.Copy(all, m)
 	}
 	return all

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard/chromedpguard"
+	"github.com/tabguard/tabguard/internal/faultrows"
 )
 
 // dedicated launches a browser of the test's own, for faults that would
@@ -149,8 +150,9 @@ func eventually(t testing.TB, what string, cond func() bool) {
 	}
 }
 
-// serve serves the test pages from 127.0.0.1. A stalled handler returns
-// when the browser gives up or t ends, so Close never waits on it.
+// serve serves the test pages from 127.0.0.1, and faultrows.FramePages,
+// pages with iframes, under faultrows.FramesPrefix. A stalled handler
+// returns when the browser gives up or t ends, so Close never waits on it.
 func serve(t testing.TB) *httptest.Server {
 	t.Helper()
 	quit := make(chan struct{})
@@ -191,6 +193,7 @@ func serve(t testing.TB) *httptest.Server {
 		fmt.Fprint(w, strings.Repeat(row, kb*1024/len(row)+1))
 		fmt.Fprint(w, "</body></html>")
 	})
+	mux.Handle(faultrows.FramesPrefix, faultrows.FramePages(deadURL(t), quit))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { close(quit) }) // runs first: Close waits for the handlers

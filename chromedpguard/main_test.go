@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -13,11 +14,12 @@ import (
 )
 
 // sharedBrowser is the chromedp context of the browser most tests share;
-// each test opens its own tab on it.
+// each test opens its own tab on it. Site isolation is off in it, as in the
+// rod tests' shared browser; sharedIsolated is the one with it on.
 var sharedBrowser context.Context
 
-// browserM starts the shared browser around the tests and closes it before
-// goleak looks for leaked goroutines.
+// browserM starts the shared browser around the tests and closes the
+// shared browsers before goleak looks for leaked goroutines.
 type browserM struct{ m *testing.M }
 
 func (b browserM) Run() int {
@@ -27,6 +29,7 @@ func (b browserM) Run() int {
 		return 1
 	}
 	defer stop()
+	defer closeIsolated()
 	sharedBrowser = ctx
 	return b.m.Run()
 }
@@ -34,20 +37,81 @@ func (b browserM) Run() int {
 func TestMain(m *testing.M) { goleak.VerifyTestMain(browserM{m}) }
 
 // launch starts headless Chromium with a fresh user-data dir through
-// chromedp's ExecAllocator and returns the context of its first tab; stop
-// ends the browser and removes the dir. It never downloads a browser:
-// chromedp finds the system Chromium, or takes $TABGUARD_BROWSER.
-func launch() (context.Context, func(), error) { return launchWith("") }
+// chromedp's ExecAllocator, with site isolation off, and returns the
+// context of its first tab; stop ends the browser and removes the dir. It
+// never downloads a browser: chromedp finds the system Chromium, or takes
+// $TABGUARD_BROWSER.
+func launch() (context.Context, func(), error) { return launchWith("", false) }
+
+// launchIsolated is launch with site isolation on: an iframe of another
+// site runs in a renderer process, and a target, of its own.
+func launchIsolated() (context.Context, func(), error) { return launchWith("", true) }
 
 // launchDiscardable is launch with chrome://discards on, through which a
 // test can discard a tab as the browser does to save memory.
 func launchDiscardable() (context.Context, func(), error) {
-	return launchWith(faultrows.DiscardLocalState)
+	return launchWith(faultrows.DiscardLocalState, false)
+}
+
+// isolated is the site-isolated browser the tests share, launched on
+// first use (sharedIsolated).
+var isolated struct {
+	sync.Mutex
+	ctx  context.Context
+	stop func()
+	err  error
+}
+
+// sharedIsolated returns the site-isolated browser the tests share
+// (faultrows.Isolated), launching it on first use; TestMain ends it.
+func sharedIsolated(t testing.TB) context.Context {
+	t.Helper()
+	isolated.Lock()
+	defer isolated.Unlock()
+	if isolated.ctx == nil && isolated.err == nil {
+		isolated.ctx, isolated.stop, isolated.err = launchIsolated()
+	}
+	if isolated.err != nil {
+		t.Fatal("start Chromium with site isolation: ", isolated.err) // fail, never skip
+	}
+	return isolated.ctx
+}
+
+// dedicatedIsolated launches a site-isolated browser of the test's own,
+// for a test that crashes an out-of-process iframe: Chrome puts the
+// out-of-process iframes of one site, in every tab, in one renderer
+// process, so the crash would take other tests' frames with it. It ends
+// the browser when t ends.
+func dedicatedIsolated(t testing.TB) context.Context {
+	t.Helper()
+	ctx, stop, err := launchIsolated()
+	if err != nil {
+		t.Fatal("start Chromium with site isolation: ", err) // fail, never skip
+	}
+	t.Cleanup(stop)
+	return ctx
+}
+
+// closeIsolated ends the site-isolated browser, if it was launched.
+func closeIsolated() {
+	isolated.Lock()
+	defer isolated.Unlock()
+	if isolated.stop != nil {
+		isolated.stop()
+		isolated.ctx, isolated.stop = nil, nil
+	}
 }
 
 // launchWith is launch with localState, when not empty, as the user-data
-// dir's Local State file.
-func launchWith(localState string) (context.Context, func(), error) {
+// dir's Local State file, and with site isolation on when isolated is set.
+//
+// chromedp's DefaultExecAllocatorOptions keep Chrome's site isolation on,
+// so a program on chromedp's defaults gets out-of-process iframes. The
+// tests share a browser with it off, as rod's launcher runs Chrome and as
+// the rod tests' shared browser does (testbrowser.Launch), so one fault
+// matrix holds for both backends, and a browser with it on (the rows of
+// faultrows.Isolated), as testbrowser.LaunchSiteIsolated does.
+func launchWith(localState string, isolated bool) (context.Context, func(), error) {
 	dir, err := os.MkdirTemp("", "chromedpguard-test-")
 	if err != nil {
 		return nil, nil, err
@@ -66,6 +130,11 @@ func launchWith(localState string) (context.Context, func(), error) {
 		// Names under .invalid fail inside Chrome, with no DNS query.
 		chromedp.Flag("host-resolver-rules", "MAP *.invalid ~NOTFOUND"),
 	)
+	if isolated {
+		opts = append(opts, chromedp.Flag("site-per-process", true))
+	} else {
+		opts = append(opts, chromedp.Flag("disable-site-isolation-trials", true))
+	}
 	if bin := os.Getenv("TABGUARD_BROWSER"); bin != "" {
 		opts = append(opts, chromedp.ExecPath(bin))
 	}
