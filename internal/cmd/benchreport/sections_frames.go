@@ -3,9 +3,11 @@ package main
 import "fmt"
 
 const (
-	frameIn    = "BenchmarkFrameEval/frame=in-process"
-	frameOut   = "BenchmarkFrameEval/frame=out-of-process"
-	frameCrash = "BenchmarkFrameCrash"
+	frameIn     = "BenchmarkFrameEval/frame=in-process"
+	frameOut    = "BenchmarkFrameEval/frame=out-of-process"
+	frameCrash  = "BenchmarkFrameCrash"
+	cdpFrameIn  = "BenchmarkChromedpFrameEval/frame=in-process"
+	cdpFrameOut = "BenchmarkChromedpFrameEval/frame=out-of-process"
 )
 
 // frameSections are the claims about iframes: a healthy eval in a frame,
@@ -21,7 +23,10 @@ var frameSections = []section{{
 		"and rod's `page.Eval` in the tab's main frame, in an order that goes through all 24. The A/A row splits " +
 		"the driver's frame calls into odd and even blocks of 48 iterations. The tab is reached through a " +
 		"connection that counts the CDP requests each call sends; after the timed calls, the heap allocations " +
-		"of 1,000 calls of each frame eval are counted.",
+		"of 1,000 calls of each frame eval are counted. chromedpguard's `Watcher.EvalFrame` is measured the same " +
+		"way against chromedp's own: `chromedp.CallFunctionOn` on the in-process iframe's document, resolved once " +
+		"(chromedp has no frame eval of its own), and `chromedp.Evaluate`, awaiting the promise, on a chromedp " +
+		"context of the out-of-process iframe's target (`chromedp.WithTargetID`).",
 	note: frameNote,
 	rows: []row{
 		{"calls of each", frameIn, "calls-each", "%.0f"},
@@ -42,10 +47,22 @@ var frameSections = []section{{
 		{"out of process: CDP requests a call, EvalFrame", frameOut, "tabguard-requests", "%.3f"},
 		{"out of process: allocations above Runtime.evaluate", frameOut, "allocs-above-own", "%.1f"},
 		{"out of process: main frame, median ratio (Watcher.Eval / page.Eval)", frameOut, "main-p50-ratio", "%.3f"},
+		{"chromedp, in process: chromedp.CallFunctionOn on the document, median", cdpFrameIn, "own-p50-ms", "%.3f ms"},
+		{"chromedp, in process: Watcher.EvalFrame median", cdpFrameIn, "guarded-p50-ms", "%.3f ms"},
+		{"chromedp, in process: median ratio (EvalFrame / CallFunctionOn)", cdpFrameIn, "p50-ratio", "%.3f"},
+		{"chromedp, in process: A/A median ratio", cdpFrameIn, "aa-p50-ratio", "%.3f"},
+		{"chromedp, in process: allocations above CallFunctionOn", cdpFrameIn, "allocs-above-own", "%.1f"},
+		{"chromedp, out of process: chromedp.Evaluate on the iframe's target, median", cdpFrameOut, "own-p50-ms", "%.3f ms"},
+		{"chromedp, out of process: Watcher.EvalFrame median", cdpFrameOut, "guarded-p50-ms", "%.3f ms"},
+		{"chromedp, out of process: median ratio (EvalFrame / Evaluate)", cdpFrameOut, "p50-ratio", "%.3f"},
+		{"chromedp, out of process: A/A median ratio", cdpFrameOut, "aa-p50-ratio", "%.3f"},
+		{"chromedp, out of process: allocations above Evaluate", cdpFrameOut, "allocs-above-own", "%.1f"},
 	},
 	goals: []goal{
 		{"frame eval in process: median ratio EvalFrame / rod's frame.Eval at most 1.05", frameIn, "p50-ratio", "%.3f", true, 1.05},
 		{"frame eval out of process: median ratio EvalFrame / Runtime.evaluate on the iframe's session at most 1.05", frameOut, "p50-ratio", "%.3f", true, 1.05},
+		{"chromedp frame eval in process: median ratio EvalFrame / chromedp.CallFunctionOn at most 1.05", cdpFrameIn, "p50-ratio", "%.3f", true, 1.05},
+		{"chromedp frame eval out of process: median ratio EvalFrame / chromedp.Evaluate on the iframe's target at most 1.05", cdpFrameOut, "p50-ratio", "%.3f", true, 1.05},
 		{"frame eval in process: one CDP request a call", frameIn, "tabguard-requests", "%.3f", true, 1},
 		{"frame eval out of process: one CDP request a call", frameOut, "tabguard-requests", "%.3f", true, 1},
 	},
