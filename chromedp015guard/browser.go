@@ -19,6 +19,7 @@ import (
 type BrowserWatcher struct {
 	browser *chromedp.Browser
 	eng     *engine.Browser
+	d       *driver
 	changes chan TabChange
 	life    context.Context // the listener's, which Close ends
 	cancel  context.CancelFunc
@@ -43,7 +44,8 @@ func WatchBrowser(ctx context.Context, opts *Options) (*BrowserWatcher, error) {
 	}
 	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	bw := &BrowserWatcher{browser: c.Browser, changes: make(chan TabChange, engine.ChangesBuffer), life: life, cancel: cancel}
-	d := &driver{session{b: c.Browser}}
+	d := &driver{session: session{b: c.Browser}, life: life}
+	bw.d = d
 	bw.eng = engine.NewBrowser(d, opts.config(engine.Chan[TabChange]{C: bw.changes, Convert: tabChange}))
 	if d.Lost() {
 		_ = bw.Close()
@@ -83,6 +85,7 @@ func (bw *BrowserWatcher) Watch(ctx context.Context) (*Watcher, error) {
 // browser and its tabs alone. Calling Close again does nothing.
 func (bw *BrowserWatcher) Close() error {
 	bw.eng.Close()
+	bw.d.close()
 	bw.cancel()
 	bw.wg.Wait()
 	return nil

@@ -11,7 +11,9 @@
 // (chromedp.ListenTarget and chromedp.ListenBrowser), refuses a tab that
 // cannot answer before sending anything, and fails calls in flight the
 // moment the renderer dies, a dialog opens, the tab closes or the browser
-// goes away.
+// goes away. [Watcher.Frames] lists the tab's iframes, and
+// [Watcher.EvalFrame] (or DOMOptions.Frame) calls one of them under the
+// same guard, an out-of-process iframe through a session of its own.
 //
 // Typical use:
 //

@@ -67,6 +67,10 @@ type DOMOptions struct {
 	Selector string
 	// Text reads the visible text (innerText) instead of the HTML.
 	Text bool
+	// Frame, when set, reads that iframe of the tab (a FrameInfo.ID from
+	// Watcher.Frames) instead of the page, under the rules of
+	// Watcher.EvalFrame.
+	Frame string
 }
 
 // DOMWindow is one window of a DOM snapshot, from [Watcher.ReadDOM].

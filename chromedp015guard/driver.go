@@ -6,8 +6,10 @@ import (
 	"errors"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/chromedp/cdproto"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/mailru/easyjson/jlexer"
 	"github.com/mailru/easyjson/jwriter"
@@ -69,11 +71,21 @@ func (s session) Call(ctx context.Context, method string, params, result any) er
 // context of a lost browser before a call can tell, so it is a LossPoller.
 type driver struct {
 	session
+	// life is the BrowserWatcher's chromedp context of the browser:
+	// chromedp keeps a browser in a context, and a frame's target is
+	// attached from one (attach.go).
+	life context.Context
+
+	mu     sync.Mutex
+	closed bool
+	next   int
+	frames map[int]func() // the detaches of frames not yet detached
 }
 
 var (
-	_ engine.Driver     = (*driver)(nil)
-	_ engine.LossPoller = (*driver)(nil)
+	_ engine.Driver        = (*driver)(nil)
+	_ engine.LossPoller    = (*driver)(nil)
+	_ engine.FrameAttacher = (*driver)(nil)
 )
 
 // Classify says what a chromedp error means: Chrome's answer, or a lost
@@ -125,6 +137,16 @@ func event(ev any) (method string, params []byte, ok bool) {
 	return method, params, err == nil
 }
 
+// exception is a JavaScript exception in a script the engine ran, as
+// Watcher.Eval reports one: a *runtime.ExceptionDetails.
+func exception(details json.RawMessage) error {
+	d := new(runtime.ExceptionDetails)
+	if err := json.Unmarshal(details, d); err != nil {
+		return errors.New("script threw: " + string(details))
+	}
+	return d
+}
+
 // config is the engine's configuration of o; sink takes the changes.
 // chromedp asks for the browser-wide target events only for the first tab
 // of a browser it starts, so the engine asks again.
@@ -132,7 +154,7 @@ func (o *Options) config(sink engine.Sink) engine.Config {
 	return engine.Config{
 		EvalTimeout: o.EvalTimeout, Logger: o.Logger, TerminateOnTimeout: o.TerminateOnTimeout,
 		Dialogs: o.Dialogs, Notice: o.DOMNotice, Heartbeat: o.Heartbeat, URLs: o.URLs,
-		Sink: sink, DiscoverTargets: true, Advice: o.Advice, Trace: o.Trace,
+		Exception: exception, Sink: sink, DiscoverTargets: true, Advice: o.Advice, Trace: o.Trace,
 		Calls: engine.Calls{BringToFront: "page.BringToFront", SetWebLifecycleState: "page.SetWebLifecycleState",
 			TerminateExecution: "runtime.TerminateExecution"},
 	}

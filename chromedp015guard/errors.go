@@ -46,6 +46,12 @@ var (
 	ErrNoMatch = tabstate.ErrNoMatch
 	// ErrURLBlocked reports a navigation that Options.URLs does not allow.
 	ErrURLBlocked = tabstate.ErrURLBlocked
+	// ErrFrameCrashed reports that an iframe's own renderer process died
+	// (an out-of-process iframe) while the tab lives on.
+	ErrFrameCrashed = tabstate.ErrFrameCrashed
+	// ErrFrameDetached reports that the frame is gone from the tab, or was
+	// removed or moved to another process while the call ran.
+	ErrFrameDetached = tabstate.ErrFrameDetached
 )
 
 // DefaultEvalTimeout bounds a call when Options.EvalTimeout is zero.

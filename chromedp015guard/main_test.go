@@ -35,7 +35,24 @@ func (c closing) Run() int {
 
 // launch starts a headless Chromium with chromedp's own allocator: the
 // system browser (TABGUARD_BROWSER names another), never a download.
-func launch() (context.Context, func(), error) {
+func launch() (context.Context, func(), error) { return launchWith(false) }
+
+// isolatedBrowser launches a browser of the test's own with site isolation
+// on, whatever chromedp's default options say of it in each release: an
+// iframe of another site runs in a renderer process, and a target, of its
+// own. It ends the browser when t ends.
+func isolatedBrowser(t *testing.T) context.Context {
+	t.Helper()
+	ctx, stop, err := launchWith(true)
+	if err != nil {
+		t.Fatal("start Chromium with site isolation: ", err) // fail, never skip
+	}
+	t.Cleanup(stop)
+	return ctx
+}
+
+// launchWith is launch, with site isolation forced on when isolated is set.
+func launchWith(isolated bool) (context.Context, func(), error) {
 	dir, err := os.MkdirTemp("", "chromedp015guard-test-")
 	if err != nil {
 		return nil, nil, err
@@ -46,6 +63,9 @@ func launch() (context.Context, func(), error) {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 	)
+	if isolated {
+		opts = append(opts, chromedp.Flag("site-per-process", true))
+	}
 	if bin := os.Getenv("TABGUARD_BROWSER"); bin != "" {
 		opts = append(opts, chromedp.ExecPath(bin))
 	}

@@ -1,0 +1,78 @@
+package chromedp015guard
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/tabguard/tabguard/tabstate"
+)
+
+// FrameInfo is one iframe of a tab, as [Watcher.Frames] lists it: its ID,
+// its parent, its URL, whether it runs in a process of its own, whether it
+// is still in its first load, and what an eval in it would get now. It is
+// the other backends' type too.
+type FrameInfo = tabstate.FrameInfo
+
+// Frames lists the tab's iframes in the order they were attached, from the
+// tab's events, with no CDP call (a tab whose page loaded before it was
+// watched has its frames learned once). An out-of-process iframe (site
+// isolation) is listed as any other, with OutOfProcess set; the iframes
+// inside it are not listed.
+func (w *Watcher) Frames() []FrameInfo { return w.t.Frames() }
+
+// EvalFrame runs the JavaScript function js with args in the iframe
+// frameID (a FrameInfo.ID) and returns its result by value, awaiting a
+// returned promise, as [Watcher.Eval] does on the tab. The function runs
+// in the frame's own page world, with the frame's window as this.
+//
+// The tab's refusals come first, then the frame's: a frame removed from
+// the tab gives [ErrFrameDetached], one whose own renderer crashed
+// [ErrFrameCrashed] naming its URL (the tab itself stays usable), and one
+// whose load failed [ErrNoDocument] with the net error. A frame still in
+// its first load (a lazy iframe out of view, a server that never answers)
+// is waited for, within the deadline; the timeout then says so. A call in
+// flight is cut short when its frame crashes or goes ([ErrFrameDetached]),
+// moves to a process of its own ([ErrFrameDetached]: call again, and it
+// reaches the frame there) or navigates ([ErrNavigated]). An
+// out-of-process iframe is reached through a chromedp context of its own
+// target, attached on first use and detached, leaving the frame and the
+// tab open, when the frame moves on or the watcher closes. A JavaScript
+// exception is a [*runtime.ExceptionDetails], as for Eval.
+//
+// Args are sent as JSON; a [*runtime.RemoteObject] is an
+// [ErrInvalidArgument], as it belongs to the execution context it came
+// from.
+func (w *Watcher) EvalFrame(ctx context.Context, frameID, js string, args ...any) (*runtime.RemoteObject, error) {
+	enc, err := frameArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := w.t.EvalFrame(ctx, frameID, js, enc)
+	if err != nil {
+		return nil, err
+	}
+	obj := new(runtime.RemoteObject)
+	if err := json.Unmarshal(raw, obj); err != nil {
+		return nil, fmt.Errorf("eval in frame: read the result: %w", err)
+	}
+	return obj, nil
+}
+
+// frameArgs encodes EvalFrame's args as JSON.
+func frameArgs(args []any) ([]json.RawMessage, error) {
+	enc := make([]json.RawMessage, len(args))
+	for i, a := range args {
+		switch a.(type) {
+		case *runtime.RemoteObject, runtime.RemoteObject:
+			return nil, fmt.Errorf("%w: arg %d: EvalFrame takes JSON values only", ErrInvalidArgument, i)
+		}
+		b, err := json.Marshal(a)
+		if err != nil {
+			return nil, fmt.Errorf("%w: arg %d: %w", ErrInvalidArgument, i, err)
+		}
+		enc[i] = b
+	}
+	return enc, nil
+}
