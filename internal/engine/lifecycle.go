@@ -104,6 +104,7 @@ func (t *Tab) load(ctx context.Context, op string, start func(context.Context) (
 	err := t.change(ctx, op, allowRecovery, func(ctx context.Context) error {
 		t.mu.Lock()
 		n0 := t.tab.Navigations()
+		c0, _ := t.tab.Committed()
 		t.mu.Unlock()
 		loader, done, err := start(ctx)
 		if err != nil {
@@ -112,7 +113,7 @@ func (t *Tab) load(ctx context.Context, op string, start func(context.Context) (
 		if done {
 			return nil
 		}
-		return t.awaitCommit(ctx, loader, n0)
+		return t.awaitCommit(ctx, loader, n0, c0)
 	})
 	var te *tabstate.TimeoutError
 	if errors.As(err, &te) {
@@ -156,7 +157,7 @@ func (t *Tab) crashWins(ctx context.Context, err error) error {
 // replaced, a navigation that started after navigation n0 has and no other
 // is under way, or the tab refuses the wait: its load failed, it crashed,
 // a dialog opened, it closed.
-func (t *Tab) awaitCommit(ctx context.Context, loader string, n0 uint64) error {
+func (t *Tab) awaitCommit(ctx context.Context, loader string, n0 uint64, c0 string) error {
 	// Chrome sent the navigation's start before its reply: once it is
 	// applied, any refusal the state shows is this navigation's.
 	if err := t.b.sync(ctx); err != nil {
@@ -171,11 +172,15 @@ func (t *Tab) awaitCommit(ctx context.Context, loader string, n0 uint64) error {
 		committed, n := t.tab.Committed()
 		navigating := t.tab.Navigating()
 		started := loader != "" || t.tab.Navigations() > n0
+		// A driver whose events lack Page.frameStartedNavigating (chromedp
+		// before v0.13) numbers no navigation: there, a new document is
+		// the commit of a Page.reload, which answers no loader ID.
+		unnumbered := t.tab.Navigations() == 0 && loader == "" && committed != "" && committed != c0
 		err := t.refusal()
 		ch := t.changed
 		t.mu.Unlock()
 		switch {
-		case loader != "" && committed == loader || n > n0 && !navigating:
+		case loader != "" && committed == loader || n > n0 && !navigating || unnumbered:
 			// Committed: a page, or Chrome's error page for a failed load
 			// (Page.navigate does not always carry the net error). A page
 			// that navigates itself (a reload as soon as parsed) can commit
