@@ -53,14 +53,25 @@ func TestFaultMatrix(t *testing.T) {
 				f.b = dedicated(t)
 			case faultrows.Isolated:
 				f.b = testbrowser.SharedIsolated(t)
+			case faultrows.IsolatedOwn:
+				b, err := testbrowser.LaunchSiteIsolated()
+				require.NoError(t, err)
+				t.Cleanup(b.Close)
+				f.b = b
 			default:
 				f.b = testbrowser.Shared(t)
 			}
 			f.page = testbrowser.NewPage(t, f.b)
+			opts := &tabguard.Options{EvalTimeout: row.Timeout(), TerminateOnTimeout: row.TerminateOnTimeout}
+			if row.WatchFirst {
+				f.w = watch(t, f.page, opts)
+			}
 			if row.Path != "-" {
 				require.NoError(t, navigate(t, f.page, f.srv.URL+row.Path))
 			}
-			f.w = watch(t, f.page, &tabguard.Options{EvalTimeout: row.Timeout(), TerminateOnTimeout: row.TerminateOnTimeout})
+			if !row.WatchFirst {
+				f.w = watch(t, f.page, opts)
+			}
 
 			faultrows.Check(t, row, faultrows.Rod, rf.fault(t, f).shared())
 

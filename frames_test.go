@@ -166,7 +166,12 @@ func TestEvalFrameAfterMove(t *testing.T) {
 func TestEvalFrameCrashRecovery(t *testing.T) {
 	t.Parallel()
 	srv := serve(t)
-	page, w := framePage(t, testbrowser.SharedIsolated(t), srv, "cross", 1)
+	// A browser of its own: Chrome shares the crashed renderer between
+	// the iframes of one site in every tab.
+	b, err := testbrowser.LaunchSiteIsolated()
+	require.NoError(t, err)
+	t.Cleanup(b.Close)
+	page, w := framePage(t, b, srv, "cross", 1)
 	f := frameAt(t, w, "localhost")
 	require.True(t, f.OutOfProcess)
 	ctx := testbrowser.Context(t, 10*time.Second)
@@ -215,7 +220,8 @@ func TestAwaitAcrossNavigation(t *testing.T) {
 				done <- err
 			}()
 			time.Sleep(100 * time.Millisecond)
-			_, err := page.Context(testbrowser.Context(t, 5*time.Second)).Eval(`(u) => { location.href = u }`, to)
+			// Straight on the session, as the page's own script would.
+			_, err := proto.RuntimeEvaluate{Expression: fmt.Sprintf("location.href = %q", to)}.Call(page.Context(testbrowser.Context(t, 10*time.Second)))
 			require.NoError(t, err)
 			select {
 			case err := <-done:

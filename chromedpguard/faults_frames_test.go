@@ -19,7 +19,7 @@ func frameFaults() map[string]cdpFault {
 	faults := map[string]cdpFault{
 		"iframe navigates during eval":            {fault: frameMoved},
 		"iframe moves out of process during eval": {fault: frameMoved},
-		"iframe renderer crashed": {crashesSite: true, fault: func(t *testing.T, f *fixture) outcome {
+		"iframe renderer crashed": {fault: func(t *testing.T, f *fixture) outcome {
 			id := f.outOfProcess(t).ID
 			crashFrame(t, f.browser, id)
 			eventually(t, "the frame's crash", func() bool {
@@ -27,7 +27,7 @@ func frameFaults() map[string]cdpFault {
 			})
 			return f.evalFrame(t, id, `() => 1`)
 		}},
-		"iframe renderer crashes during eval": {crashesSite: true, fault: func(t *testing.T, f *fixture) outcome {
+		"iframe renderer crashes during eval": {fault: func(t *testing.T, f *fixture) outcome {
 			wait := f.evalFrameAsync(t, f.outOfProcess(t).ID, `() => new Promise(() => {})`)
 			at := time.Now()
 			crashFrame(t, f.browser, f.frame(t, "").ID)
@@ -51,10 +51,6 @@ func frameFaults() map[string]cdpFault {
 			return wait(at)
 		}}
 		faults["iframe reloads every 50 ms"+mode] = cdpFault{fault: frameReloads}
-	}
-	for name, fault := range faults {
-		fault.watchFirst = true
-		faults[name] = fault
 	}
 	return faults
 }

@@ -23,18 +23,6 @@ import (
 type cdpFault struct {
 	fault   func(t *testing.T, f *fixture) outcome
 	recover func(t *testing.T, f *fixture) *chromedpguard.Watcher
-	// watchFirst watches the tab before its page loads, and leaves the
-	// load to the fault: a tab's iframes are known from their events, as
-	// on rod, where the tab is watched at the commit, before its iframes
-	// load (a frame learned after the load is known by Page.getFrameTree,
-	// which names no load error). A page with an iframe that never loads
-	// never fires its load event.
-	watchFirst bool
-	// crashesSite runs a row of a shared site-isolated browser in a
-	// site-isolated browser of its own: its fault crashes an
-	// out-of-process iframe's renderer, which Chrome shares between the
-	// iframes of that site in every tab.
-	crashesSite bool
 }
 
 // TestFaultMatrix runs every row of faultrows.Rows on chromedp, as the
@@ -68,15 +56,16 @@ func TestFaultMatrix(t *testing.T) {
 				f.browser = dedicated(t)
 			case faultrows.Isolated:
 				f.browser = sharedIsolated(t)
-				if cf.crashesSite {
-					f.browser = dedicatedIsolated(t)
-				}
+			case faultrows.IsolatedOwn:
+				f.browser = dedicatedIsolated(t)
 			default:
 				f.browser = sharedBrowser
 			}
 			f.tab = newTab(t, f.browser)
 			opts := &chromedpguard.Options{EvalTimeout: row.Timeout(), TerminateOnTimeout: row.TerminateOnTimeout}
-			if cf.watchFirst {
+			if row.WatchFirst {
+				// The load is not waited for: a page with an iframe that
+				// never loads never fires its load event.
 				f.w = watch(t, f.tab, opts)
 				require.NoError(t, f.navigate(t, f.tabWithin(t, 10*time.Second), f.srv.URL+row.Path))
 			} else {

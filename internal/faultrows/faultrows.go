@@ -84,6 +84,10 @@ type Row struct {
 	TerminateOnTimeout bool
 	// Path is the page loaded before the fault: "" is "/", "-" is a blank tab.
 	Path string
+	// WatchFirst watches the tab before Path loads, so the watcher knows
+	// the page's iframes from their events (one learned after the load is
+	// known by Page.getFrameTree, which names no load error).
+	WatchFirst bool
 	// Browser is the browser the tab lives in.
 	Browser Browser
 	// Want is the sentinel the answer matches, nil for a result.

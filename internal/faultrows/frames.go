@@ -14,6 +14,11 @@ import (
 // own, as in Chrome's default, chromedp's, a pool's or a user's browser.
 const Isolated Browser = Discardable + 1
 
+// IsolatedOwn is a site-isolated browser of the row's own: for a fault
+// that crashes an out-of-process iframe's renderer, which Chrome shares
+// between the iframes of one site in every tab of the browser.
+const IsolatedOwn Browser = Isolated + 1
+
 // Frame pages, served by FramePages under FramesPrefix: FramePage names a
 // page with iframes, CrossSite puts an iframe of another site on it.
 const (
@@ -112,7 +117,7 @@ func frameRows() []Row {
 			},
 		)
 	}
-	return append(rows,
+	rows = append(rows,
 		Row{
 			Name: "iframe navigates during eval", Path: FramePage("same"),
 			Want: tabstate.ErrNavigated, Fast: true, Msg: []string{"frame navigated away during the eval (now at http://localhost:"},
@@ -122,12 +127,16 @@ func frameRows() []Row {
 			Want: tabstate.ErrFrameDetached, Fast: true, Msg: []string{"moved to a process of its own during the call"},
 		},
 		Row{
-			Name: "iframe renderer crashed", Path: FramePage("cross"), Browser: Isolated,
+			Name: "iframe renderer crashed", Path: FramePage("cross"), Browser: IsolatedOwn,
 			Want: tabstate.ErrFrameCrashed, Fast: true, Msg: []string{"frame renderer crashed (reason: crashed) in http://localhost:"},
 		},
 		Row{
-			Name: "iframe renderer crashes during eval", Path: FramePage("cross"), Browser: Isolated,
+			Name: "iframe renderer crashes during eval", Path: FramePage("cross"), Browser: IsolatedOwn,
 			Want: tabstate.ErrFrameCrashed, Fast: true, Msg: []string{"frame renderer crashed"},
 		},
 	)
+	for i := range rows {
+		rows[i].WatchFirst = true
+	}
+	return rows
 }
