@@ -62,3 +62,50 @@ type historyResult struct {
 		URL string `json:"url"`
 	} `json:"entries"`
 }
+
+type frameParams struct {
+	FrameID string `json:"frameId"`
+}
+
+type nodeParams struct {
+	BackendNodeID int64 `json:"backendNodeId"`
+}
+
+type resolveParams struct {
+	BackendNodeID int64  `json:"backendNodeId"`
+	ObjectGroup   string `json:"objectGroup,omitempty"`
+}
+
+type callOnParams struct {
+	ObjectID            string    `json:"objectId"`
+	FunctionDeclaration string    `json:"functionDeclaration"`
+	Arguments           []callArg `json:"arguments,omitempty"`
+	ReturnByValue       bool      `json:"returnByValue"`
+	AwaitPromise        bool      `json:"awaitPromise"`
+}
+
+type callArg struct {
+	Value json.RawMessage `json:"value"`
+}
+
+// frameResult is the result of an eval in a frame, its RemoteObject kept
+// raw for the backend to type.
+type frameResult struct {
+	Result           json.RawMessage `json:"result"`
+	ExceptionDetails json.RawMessage `json:"exceptionDetails,omitempty"`
+}
+
+type frameTree struct {
+	Frame struct {
+		ID             string `json:"id"`
+		ParentID       string `json:"parentId"`
+		URL            string `json:"url"`
+		URLFragment    string `json:"urlFragment"`
+		UnreachableURL string `json:"unreachableUrl"`
+	} `json:"frame"`
+	ChildFrames []frameTree `json:"childFrames"`
+}
+
+type frameTreeResult struct {
+	FrameTree frameTree `json:"frameTree"`
+}
