@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-rod/rod/lib/js"
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/tabguard/tabguard/internal/engine"
 	"github.com/tabguard/tabguard/tabstate"
 )
 
@@ -42,7 +43,7 @@ func (w *Watcher) Frames() []FrameInfo { return w.t.Frames() }
 // Args are sent as JSON; a remote object is an [ErrInvalidArgument], as
 // it belongs to the execution context it came from.
 func (w *Watcher) EvalFrame(ctx context.Context, frameID, js string, args ...any) (*proto.RuntimeRemoteObject, error) {
-	enc, err := frameArgs(args)
+	enc, err := engine.FrameArgs(args, remoteArg)
 	if err != nil {
 		return nil, err
 	}
@@ -57,19 +58,12 @@ func (w *Watcher) EvalFrame(ctx context.Context, frameID, js string, args ...any
 	return &obj, nil
 }
 
-// frameArgs encodes EvalFrame's args as JSON.
-func frameArgs(args []any) ([]json.RawMessage, error) {
-	enc := make([]json.RawMessage, len(args))
-	for i, a := range args {
-		switch a.(type) {
-		case *js.Function, *proto.RuntimeRemoteObject:
-			return nil, fmt.Errorf("%w: arg %d: EvalFrame takes JSON values only", ErrInvalidArgument, i)
-		}
-		b, err := json.Marshal(a)
-		if err != nil {
-			return nil, fmt.Errorf("%w: arg %d: %w", ErrInvalidArgument, i, err)
-		}
-		enc[i] = b
+// remoteArg reports an arg that is rod's remote object or js helper,
+// which EvalFrame refuses.
+func remoteArg(a any) bool {
+	switch a.(type) {
+	case *js.Function, *proto.RuntimeRemoteObject:
+		return true
 	}
-	return enc, nil
+	return false
 }

@@ -2,12 +2,12 @@ package chromedpguard
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/tabguard/tabguard/internal/engine"
 	"github.com/tabguard/tabguard/tabstate"
 )
 
@@ -48,7 +48,7 @@ func (w *Watcher) Frames() []FrameInfo { return w.t.Frames() }
 // [ErrInvalidArgument], as it belongs to the execution context it came
 // from.
 func (w *Watcher) EvalFrame(ctx context.Context, frameID, js string, args ...any) (*runtime.RemoteObject, error) {
-	enc, err := frameArgs(args)
+	enc, err := engine.FrameArgs(args, remoteArg)
 	if err != nil {
 		return nil, err
 	}
@@ -63,19 +63,12 @@ func (w *Watcher) EvalFrame(ctx context.Context, frameID, js string, args ...any
 	return &obj, nil
 }
 
-// frameArgs encodes EvalFrame's args as JSON.
-func frameArgs(args []any) ([]json.RawMessage, error) {
-	enc := make([]json.RawMessage, len(args))
-	for i, a := range args {
-		switch a.(type) {
-		case *runtime.RemoteObject, runtime.RemoteObject:
-			return nil, fmt.Errorf("%w: arg %d: EvalFrame takes JSON values only", ErrInvalidArgument, i)
-		}
-		b, err := json.Marshal(a)
-		if err != nil {
-			return nil, fmt.Errorf("%w: arg %d: %w", ErrInvalidArgument, i, err)
-		}
-		enc[i] = b
+// remoteArg reports an arg that is a remote object, which EvalFrame
+// refuses.
+func remoteArg(a any) bool {
+	switch a.(type) {
+	case *runtime.RemoteObject, runtime.RemoteObject:
+		return true
 	}
-	return enc, nil
+	return false
 }

@@ -98,3 +98,27 @@ func match(places []string, o webOrigin) bool {
 	}
 	return false
 }
+
+// CheckFrame is Check for a call in iframe id of frames (a watcher's
+// Frames). A page's own script cannot read an iframe of another origin;
+// a call in the frame can, so a program that opens only what its policy
+// allows should reach into a frame only at such a URL, or a page at an
+// allowed origin could hand it one that is blocked, such as a cloud
+// metadata address. The URL that counts is the frame's, or, for a frame
+// at about:blank or about:srcdoc, whose document takes its origin from
+// the page that made it, its nearest parent's with a URL. An ID frames
+// does not have passes: the call gets its own answer, that the frame is
+// gone.
+func (p *URLPolicy) CheckFrame(frames []FrameInfo, id string) error {
+	byID := make(map[string]FrameInfo, len(frames))
+	for _, f := range frames {
+		byID[f.ID] = f
+	}
+	for f, ok := byID[id]; ok; f, ok = byID[f.ParentID] {
+		if f.URL == "" || strings.HasPrefix(f.URL, "about:") {
+			continue
+		}
+		return p.Check(f.URL)
+	}
+	return nil // the page itself, which the tab's own calls reach already
+}

@@ -1,6 +1,7 @@
 package tabstate_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -84,4 +85,21 @@ func TestURLPolicyOrigins(t *testing.T) {
 	}
 	err := (&tabstate.URLPolicy{BlockedOrigins: []string{"127.0.0.1"}}).Check("http://0x7f000001:80/x")
 	assert.EqualError(t, err, "URL not allowed: http://0x7f000001:80/x: its origin http://127.0.0.1 is blocked")
+}
+
+func TestURLPolicyCheckFrame(t *testing.T) {
+	p := &tabstate.URLPolicy{BlockedOrigins: []string{"http://169.254.169.254"}}
+	frames := []tabstate.FrameInfo{
+		{ID: "ok", ParentID: "T", URL: "http://127.0.0.1:1/inner"},
+		{ID: "meta", ParentID: "T", URL: "http://169.254.169.254/latest"},
+		{ID: "blank", ParentID: "meta", URL: "about:blank"},
+		{ID: "srcdoc", ParentID: "ok", URL: "about:srcdoc"},
+		{ID: "loading", ParentID: "meta"},
+	}
+	for id, blocked := range map[string]bool{"ok": false, "meta": true, "blank": true, "srcdoc": false, "loading": true, "gone": false, "T": false} {
+		err := p.CheckFrame(frames, id)
+		if blocked != errors.Is(err, tabstate.ErrURLBlocked) || !blocked && err != nil {
+			t.Errorf("CheckFrame(%q) = %v; want blocked %v", id, err, blocked)
+		}
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/tabguard/tabguard"
 )
@@ -103,29 +102,12 @@ func (e *frameURLError) Error() string { return "frame " + e.frame + ": " + e.er
 func (e *frameURLError) Unwrap() error { return e.err }
 
 // frameReach returns nil when the URL policy lets the server into frame id
-// of frames, and otherwise a *frameURLError. The page's own script cannot
-// read an iframe of another origin; a call in the frame can, so it may
-// read only what the server would open itself, or a page at an allowed
-// origin could hand it one that is blocked, such as a cloud metadata
-// address. The page that counts is the frame's, or for a frame at
-// about:blank or about:srcdoc, whose document takes its origin from the
-// page that made it, its nearest parent's with a URL. An ID the tab does
-// not have passes: the call gets its own answer, that the frame is gone.
+// of frames (URLPolicy.CheckFrame), and otherwise a *frameURLError.
 func frameReach(p *tabguard.URLPolicy, frames []tabguard.FrameInfo, id string) error {
-	byID := make(map[string]tabguard.FrameInfo, len(frames))
-	for _, f := range frames {
-		byID[f.ID] = f
+	if err := p.CheckFrame(frames, id); err != nil {
+		return &frameURLError{frame: id, err: err}
 	}
-	for f, ok := byID[id]; ok; f, ok = byID[f.ParentID] {
-		if f.URL == "" || strings.HasPrefix(f.URL, "about:") {
-			continue
-		}
-		if err := p.Check(f.URL); err != nil {
-			return &frameURLError{frame: id, err: err}
-		}
-		return nil
-	}
-	return nil // the page itself, which the tab's own calls reach already
+	return nil
 }
 
 // frameLoadError is a call in a frame that timed out waiting for the

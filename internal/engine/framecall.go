@@ -216,3 +216,22 @@ func callExpression(fn string, args []json.RawMessage) string {
 func onGlobal(fn string) string {
 	return "function(..._tabguardArgs){return (" + fn + ").apply(globalThis,_tabguardArgs)}"
 }
+
+// FrameArgs encodes EvalFrame's args as JSON. remote reports an arg that
+// is one of the backend's remote objects, which belongs to the execution
+// context it came from: it is an ErrInvalidArgument, as is an arg JSON
+// cannot encode.
+func FrameArgs(args []any, remote func(a any) bool) ([]json.RawMessage, error) {
+	enc := make([]json.RawMessage, len(args))
+	for i, a := range args {
+		if remote(a) {
+			return nil, fmt.Errorf("%w: arg %d: EvalFrame takes JSON values only", tabstate.ErrInvalidArgument, i)
+		}
+		b, err := json.Marshal(a)
+		if err != nil {
+			return nil, fmt.Errorf("%w: arg %d: %w", tabstate.ErrInvalidArgument, i, err)
+		}
+		enc[i] = b
+	}
+	return enc, nil
+}
