@@ -52,6 +52,15 @@ var (
 	// ErrFrameDetached reports that the frame is gone from the tab, or was
 	// removed or moved to another process while the call ran.
 	ErrFrameDetached = tabstate.ErrFrameDetached
+	// ErrSignInRequired reports that the server asked for credentials (a
+	// 401 challenge) and the browser gave none; it is an ErrNoDocument too.
+	ErrSignInRequired = tabstate.ErrSignInRequired
+	// ErrCertificate reports that the server's TLS certificate was refused;
+	// it is an ErrNoDocument too.
+	ErrCertificate = tabstate.ErrCertificate
+	// ErrClientCertificate reports that the server asked for a client
+	// certificate and the browser gave none; it is an ErrNoDocument too.
+	ErrClientCertificate = tabstate.ErrClientCertificate
 )
 
 // DefaultEvalTimeout bounds a call when Options.EvalTimeout is zero.

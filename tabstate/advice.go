@@ -9,7 +9,9 @@ package tabstate
 // leave out keeps the default advice.
 type Advice struct {
 	// Refused is the remedy of a refusal by its Reason: ErrTabCrashed,
-	// ErrNoDocument, ErrDialogOpen, ...
+	// ErrNoDocument, ErrDialogOpen, ... A load stopped at a prompt
+	// (ErrSignInRequired, ErrCertificate, ErrClientCertificate) it leaves
+	// out takes ErrNoDocument's.
 	Refused map[error]string
 	// TimedOut is the remedy of a timeout by its Cause: TimeoutHung,
 	// TimeoutBusyScript, ...
@@ -42,7 +44,12 @@ func (a *Advice) Refusal(be *BlockedError) *BlockedError {
 			return be
 		}
 	}
-	if r, ok := a.Refused[be.Reason]; ok {
+	r, ok := a.Refused[be.Reason]
+	if !ok && be.Reason != ErrNoDocument && noDocument(be.Reason) {
+		// A load stopped at a prompt is a load that failed, unless told apart.
+		r, ok = a.Refused[ErrNoDocument]
+	}
+	if ok {
 		be.Remedy = r
 	}
 	return be

@@ -160,6 +160,12 @@ func (e *BlockedError) Advice() string {
 		return "resume it with Debugger.resume"
 	case ErrTerminated, ErrNavigated:
 		return "retry the eval"
+	case ErrSignInRequired:
+		return "the page needs credentials, which the browser did not give: navigate to another page (Watcher.Navigate)"
+	case ErrCertificate:
+		return "the browser does not trust the server's certificate: fix the server's certificate, or navigate to another page (Watcher.Navigate)"
+	case ErrClientCertificate:
+		return "the browser has no certificate to give: navigate to another page (Watcher.Navigate)"
 	case ErrFrameCrashed:
 		return "reload the tab (Watcher.Reload)"
 	case ErrFrameDetached:
@@ -170,6 +176,12 @@ func (e *BlockedError) Advice() string {
 
 // Unwrap returns the Reason, so errors.Is(err, ErrTabCrashed) works.
 func (e *BlockedError) Unwrap() error { return e.Reason }
+
+// Is makes a load stopped at a prompt (ErrSignInRequired, ErrCertificate,
+// ErrClientCertificate) match ErrNoDocument too.
+func (e *BlockedError) Is(target error) bool {
+	return target == ErrNoDocument && noDocument(e.Reason)
+}
 
 // ErrNoDialog reports a call to handle a JavaScript dialog on a tab that
 // shows none.

@@ -65,7 +65,9 @@ func FrameBlocked(f Frame) error {
 	case f.Crashed:
 		return &BlockedError{Reason: ErrFrameCrashed, Frame: f.ID, URL: f.URL, Detail: f.CrashReason}
 	case f.LoadError != "":
-		return &BlockedError{Reason: ErrNoDocument, Frame: f.ID, URL: f.URL, Detail: f.LoadError}
+		be := LoadFailure(f.URL, f.LoadError)
+		be.Frame = f.ID
+		return be
 	case f.ErrorPage:
 		return &BlockedError{Reason: ErrNoDocument, Frame: f.ID, URL: f.URL, Detail: "error page"}
 	}

@@ -96,7 +96,7 @@ func Blocked(s State) error {
 	case s.Crashed:
 		return &BlockedError{Reason: ErrTabCrashed, URL: s.URL, Detail: s.CrashReason}
 	case s.LoadError != "":
-		return &BlockedError{Reason: ErrNoDocument, URL: s.URL, Detail: s.LoadError}
+		return LoadFailure(s.URL, s.LoadError)
 	case s.ErrorPage, strings.HasPrefix(s.URL, errorPagePrefix):
 		return &BlockedError{Reason: ErrNoDocument, URL: s.URL, Detail: "error page"}
 	case s.DialogOpen:

@@ -38,7 +38,8 @@ func stale(err error) bool {
 		return false
 	}
 	switch be.Reason {
-	case tabstate.ErrTabCrashed, tabstate.ErrNoDocument, tabstate.ErrDialogOpen, tabstate.ErrPaused:
+	case tabstate.ErrTabCrashed, tabstate.ErrNoDocument, tabstate.ErrDialogOpen, tabstate.ErrPaused,
+		tabstate.ErrSignInRequired, tabstate.ErrCertificate, tabstate.ErrClientCertificate:
 		return true
 	}
 	return false

@@ -50,7 +50,7 @@ func (t *Tab) navigateTo(url string) func(context.Context) (string, bool, error)
 			return "", false, err
 		case res.ErrorText != "":
 			t.failed(ctx, res.LoaderID, res.ErrorText)
-			return "", false, t.crashWins(ctx, t.b.cfg.Advice.Refusal(&tabstate.BlockedError{Reason: tabstate.ErrNoDocument, URL: url, Detail: res.ErrorText}))
+			return "", false, t.crashWins(ctx, t.b.cfg.Advice.Refusal(tabstate.LoadFailure(url, res.ErrorText)))
 		}
 		// No loader: a same-document navigation, with nothing to load.
 		return res.LoaderID, res.LoaderID == "", nil
