@@ -99,7 +99,7 @@ func (o outcome) shared() faultrows.Outcome {
 // rodFaults are rod's faults and recoveries, by row name.
 func rodFaults() map[string]rodFault {
 	all := crashFaults()
-	for _, m := range []map[string]rodFault{scriptFaults(), dialogFaults(), loadFaults(), lifecycleFaults(), silentFaults(), helperFaults(), goneFaults(), frameFaults()} {
+	for _, m := range []map[string]rodFault{scriptFaults(), dialogFaults(), loadFaults(), lifecycleFaults(), silentFaults(), helperFaults(), goneFaults(), frameFaults(), promptFaults()} {
 		maps.Copy(all, m)
 	}
 	return all

@@ -194,6 +194,7 @@ func serve(t testing.TB) *httptest.Server {
 		fmt.Fprint(w, "</body></html>")
 	})
 	mux.Handle(faultrows.FramesPrefix, faultrows.FramePages(deadURL(t), quit))
+	mux.HandleFunc(faultrows.SignInPath, faultrows.SignIn)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { close(quit) }) // runs first: Close waits for the handlers

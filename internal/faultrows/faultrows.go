@@ -139,6 +139,7 @@ func Rows() []Row {
 	rows = append(rows, dialogRows()...)
 	rows = append(rows, debuggerRow())
 	rows = append(rows, loadRows()...)
+	rows = append(rows, promptRows()...)
 	rows = append(rows, lifecycleRows()...)
 	rows = append(rows, silentRows()...)
 	rows = append(rows, helperRows()...)

@@ -1,0 +1,46 @@
+package chromedpguard_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/security"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard/chromedpguard"
+	"github.com/tabguard/tabguard/internal/faultrows"
+)
+
+// promptFaults are loads stopped at a prompt: the load fails, and the
+// watcher refuses the next eval with the prompt's own reason.
+func promptFaults() map[string]cdpFault {
+	return map[string]cdpFault{
+		"sign-in required (HTTP 401)": {
+			fault:   promptLoad(func(t *testing.T, f *fixture) string { return f.srv.URL + faultrows.SignInPath }, chromedpguard.ErrSignInRequired),
+			recover: navigateHome,
+		},
+		"untrusted certificate": {
+			fault:   promptLoad(func(t *testing.T, f *fixture) string { return faultrows.TLSServer(t, false).URL }, chromedpguard.ErrCertificate),
+			recover: navigateHome,
+		},
+		"client certificate requested": {
+			fault: promptLoad(func(t *testing.T, f *fixture) string {
+				// Past the server's certificate, which the browser refuses first.
+				_, err := chromedp.Call(f.tabWithin(t, 5*time.Second), security.SetIgnoreCertificateErrors, security.SetIgnoreCertificateErrorsParams{Ignore: true})
+				require.NoError(t, err)
+				return faultrows.TLSServer(t, true).URL
+			}, chromedpguard.ErrClientCertificate),
+			recover: navigateHome,
+		},
+	}
+}
+
+// promptLoad loads the URL url gives, which stops at a prompt, with
+// Watcher.Navigate, which must answer reason at once, and then evaluates
+// on the tab, refused with reason.
+func promptLoad(url func(t *testing.T, f *fixture) string, reason error) func(t *testing.T, f *fixture) outcome {
+	return func(t *testing.T, f *fixture) outcome {
+		require.ErrorIs(t, f.w.Navigate(within(t, 10*time.Second), url(t, f)), reason)
+		return refused(reason)(t, f)
+	}
+}

@@ -1,0 +1,45 @@
+package tabguard_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/faultrows"
+	"github.com/tabguard/tabguard/internal/testbrowser"
+)
+
+// promptFaults are loads stopped at a prompt: the load fails, and the
+// watcher refuses the next eval with the prompt's own reason.
+func promptFaults() map[string]rodFault {
+	return map[string]rodFault{
+		"sign-in required (HTTP 401)": {
+			fault:   promptLoad(func(t *testing.T, f *fixture) string { return f.srv.URL + faultrows.SignInPath }, tabguard.ErrSignInRequired),
+			recover: navigateHome,
+		},
+		"untrusted certificate": {
+			fault:   promptLoad(func(t *testing.T, f *fixture) string { return faultrows.TLSServer(t, false).URL }, tabguard.ErrCertificate),
+			recover: navigateHome,
+		},
+		"client certificate requested": {
+			fault: promptLoad(func(t *testing.T, f *fixture) string {
+				// Past the server's certificate, which the browser refuses first.
+				require.NoError(t, proto.SecuritySetIgnoreCertificateErrors{Ignore: true}.Call(f.b.Context(testbrowser.Context(t, 5*time.Second))))
+				return faultrows.TLSServer(t, true).URL
+			}, tabguard.ErrClientCertificate),
+			recover: navigateHome,
+		},
+	}
+}
+
+// promptLoad loads the URL url gives, which stops at a prompt, with
+// Watcher.Navigate, which must answer reason at once, and then evaluates
+// on the tab, refused with reason.
+func promptLoad(url func(t *testing.T, f *fixture) string, reason error) func(t *testing.T, f *fixture) outcome {
+	return func(t *testing.T, f *fixture) outcome {
+		require.ErrorIs(t, f.w.Navigate(testbrowser.Context(t, 10*time.Second), url(t, f)), reason)
+		return refused(reason)(t, f)
+	}
+}

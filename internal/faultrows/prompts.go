@@ -1,0 +1,62 @@
+package faultrows
+
+import (
+	"crypto/tls"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/tabguard/tabguard/tabstate"
+)
+
+// SignInPath is where the test servers ask for HTTP credentials: a 401
+// Basic challenge on every request (SignIn).
+const SignInPath = "/signin"
+
+// SignIn asks for HTTP credentials on every request.
+func SignIn(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("WWW-Authenticate", `Basic realm="tabguard"`)
+	w.WriteHeader(http.StatusUnauthorized)
+	fmt.Fprint(w, "<!doctype html><title>sign in</title><p>sign in")
+}
+
+// TLSServer starts an HTTPS server on 127.0.0.1, with httptest's own
+// certificate, which no browser trusts; clientCert makes it ask every
+// client for a certificate of its own. It ends when t does.
+func TLSServer(t testing.TB, clientCert bool) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "<!doctype html><title>tls</title><p>tls")
+	}))
+	if clientCert {
+		srv.TLS = &tls.Config{ClientAuth: tls.RequireAnyClientCert}
+	}
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// promptRows are loads that stop at a prompt the browser shows instead of
+// the page: each says which, at once, and a navigation elsewhere recovers.
+func promptRows() []Row {
+	return []Row{
+		{
+			Name: "sign-in required (HTTP 401)", Path: "-", EvalTimeout: navigateTimeout,
+			Want: tabstate.ErrSignInRequired, Fast: true,
+			Msg: []string{"sign-in required: net::ERR_INVALID_AUTH_CREDENTIALS for 127.0.0.1:", "the page needs credentials"},
+		},
+		{
+			Name: "untrusted certificate", Path: "-", EvalTimeout: navigateTimeout,
+			Want: tabstate.ErrCertificate, Fast: true,
+			Msg: []string{"certificate error: net::ERR_CERT_AUTHORITY_INVALID for 127.0.0.1:", "the browser does not trust the server's certificate"},
+		},
+		{
+			// The browser ignores the server's certificate, which it would
+			// refuse first: a browser of the row's own.
+			Name: "client certificate requested", Path: "-", EvalTimeout: navigateTimeout, Browser: Dedicated,
+			Want: tabstate.ErrClientCertificate, Fast: true,
+			Msg: []string{"client certificate requested: net::ERR_BAD_SSL_CLIENT_AUTH_CERT for 127.0.0.1:"},
+		},
+	}
+}
