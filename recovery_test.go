@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/faultrows"
 	"github.com/tabguard/tabguard/internal/testbrowser"
 )
 
@@ -56,6 +57,16 @@ func recoveryPaths() []recoveryPath {
 		}},
 		{"alert then Watcher.HandleDialog", tabguard.ErrDialogOpen, openAlert, func(t *testing.T, f *fixture) error {
 			return f.w.HandleDialog(ctx(t), true, "")
+		}},
+		{"sign-in required then Watcher.Navigate", tabguard.ErrSignInRequired, func(t *testing.T, f *fixture) {
+			require.Error(t, navigate(t, f.page, f.srv.URL+faultrows.SignInPath))
+		}, func(t *testing.T, f *fixture) error {
+			return f.w.Navigate(ctx(t), f.srv.URL)
+		}},
+		{"untrusted certificate then Watcher.Navigate", tabguard.ErrCertificate, func(t *testing.T, f *fixture) {
+			require.Error(t, navigate(t, f.page, faultrows.TLSServer(t, false).URL))
+		}, func(t *testing.T, f *fixture) error {
+			return f.w.Navigate(ctx(t), f.srv.URL)
 		}},
 	}
 }
