@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/tabguard/tabguard"
@@ -61,11 +62,19 @@ type loadError struct {
 	err    error
 }
 
+// prefix names the URL, with any password in it masked: an answer may be
+// logged, and the URL's own credentials are not the error's to repeat.
 func (e *loadError) prefix() string {
-	if e.within > 0 {
-		return fmt.Sprintf("load %s: not loaded within %v: ", e.url, e.within)
+	u := e.url
+	if p, err := url.Parse(u); err == nil {
+		if _, ok := p.User.Password(); ok {
+			u = p.Redacted()
+		}
 	}
-	return "load " + e.url + ": "
+	if e.within > 0 {
+		return fmt.Sprintf("load %s: not loaded within %v: ", u, e.within)
+	}
+	return "load " + u + ": "
 }
 
 func (e *loadError) Error() string { return e.prefix() + e.err.Error() }
@@ -89,8 +98,17 @@ func timeoutAdvice(cause tabguard.TimeoutCause) string {
 // advice names the endpoint that ends a refusal. An iframe whose page
 // failed to load, or whose own renderer crashed, comes back when the tab
 // reloads; one the tab does not have is not called again, and the list
-// says which it has.
+// says which it has. A load stopped at a prompt (sign-in, a certificate)
+// meets the same prompt on a reload, and the server has no credentials or
+// certificates to give: only another page helps, or for an iframe, the
+// tab's other frames.
 func advice(be *tabguard.BlockedError) string {
+	if why, ok := prompted(be.Reason, be.Frame != ""); ok {
+		if be.Frame != "" {
+			return why + ": GET /browser/frames for the tab's other frames"
+		}
+		return why + ": POST /browser/navigate to another page"
+	}
 	switch be.Reason {
 	case tabguard.ErrTabCrashed, tabguard.ErrFrameCrashed:
 		return "POST /browser/reload"
@@ -113,4 +131,22 @@ func advice(be *tabguard.BlockedError) string {
 		return "retry the call"
 	}
 	return "GET /browser/tabs"
+}
+
+// prompted says why the server cannot get past the prompt that stopped a
+// load with reason, a tab's or an iframe's, if one did.
+func prompted(reason error, frame bool) (string, bool) {
+	whose := "the "
+	if frame {
+		whose = "the iframe's "
+	}
+	switch reason {
+	case tabguard.ErrSignInRequired:
+		return whose + "page needs credentials the server does not have", true
+	case tabguard.ErrCertificate:
+		return "the server cannot accept a certificate the browser refuses", true
+	case tabguard.ErrClientCertificate:
+		return whose + "site asks for a client certificate the server does not have", true
+	}
+	return "", false
 }

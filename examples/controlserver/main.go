@@ -32,7 +32,10 @@
 // A tab that cannot answer gets a 500 whose JSON body is the real reason
 // and the endpoint that fixes it, such as
 // {"error": "tab renderer crashed (reason: crashed): POST /browser/reload"};
-// bad input gets a 400. Any web page the user opens can send requests to
+// a page that stopped at a prompt the server cannot answer (a sign-in, an
+// untrusted certificate, a client certificate) gets a 500 that says which,
+// naming the host, and POST /browser/navigate to another page. Bad input
+// gets a 400. Any web page the user opens can send requests to
 // 127.0.0.1, so the server answers only calls addressed to it by name
 // (Host), from no foreign page (Origin), with a JSON Content-Type and, when
 // set, the token; it opens only http and https URLs and never the cloud

@@ -13,21 +13,27 @@ var errUnknownTab = errors.New("unknown tab")
 // toolAdvice words the remedy of every error in this server's tool names,
 // for a model: the library's own advice names its Go calls, which a model
 // does not have. The server stops runaway scripts itself
-// (TerminateOnTimeout), so a busy script needs nothing but a retry.
+// (TerminateOnTimeout), so a busy script needs nothing but a retry. A load
+// stopped at a prompt (sign-in, a certificate) meets the same prompt on a
+// reload, and the server has no credentials or certificates to give: only
+// another page helps.
 func toolAdvice() *tabguard.Advice {
 	return &tabguard.Advice{
 		Refused: map[error]string{
-			tabguard.ErrTabCrashed:    "call reload_tab",
-			tabguard.ErrNoDocument:    "call navigate, or reload_tab to try the same URL",
-			tabguard.ErrDialogOpen:    "call handle_dialog",
-			tabguard.ErrTabClosed:     "call open_tab",
-			tabguard.ErrTabDiscarded:  "call open_tab",
-			tabguard.ErrBrowserGone:   "the server has lost its browser: restart it",
-			tabguard.ErrPaused:        "a debugger paused the page: resume it there",
-			tabguard.ErrNavigated:     "retry the call",
-			tabguard.ErrTerminated:    "retry the call",
-			tabguard.ErrFrameCrashed:  "call reload_tab",
-			tabguard.ErrFrameDetached: "call list_frames",
+			tabguard.ErrTabCrashed:        "call reload_tab",
+			tabguard.ErrNoDocument:        "call navigate, or reload_tab to try the same URL",
+			tabguard.ErrSignInRequired:    "the page needs credentials the server does not have: call navigate for another page",
+			tabguard.ErrCertificate:       "the server cannot accept a certificate the browser refuses: call navigate for another page",
+			tabguard.ErrClientCertificate: "the site asks for a client certificate the server does not have: call navigate for another page",
+			tabguard.ErrDialogOpen:        "call handle_dialog",
+			tabguard.ErrTabClosed:         "call open_tab",
+			tabguard.ErrTabDiscarded:      "call open_tab",
+			tabguard.ErrBrowserGone:       "the server has lost its browser: restart it",
+			tabguard.ErrPaused:            "a debugger paused the page: resume it there",
+			tabguard.ErrNavigated:         "retry the call",
+			tabguard.ErrTerminated:        "retry the call",
+			tabguard.ErrFrameCrashed:      "call reload_tab",
+			tabguard.ErrFrameDetached:     "call list_frames",
 		},
 		TimedOut: map[tabguard.TimeoutCause]string{
 			tabguard.TimeoutHung:       "call handle_dialog if a dialog is open; otherwise call close_tab and open_tab",
@@ -39,8 +45,15 @@ func toolAdvice() *tabguard.Advice {
 			tabguard.TimeoutFrozen:     "retry the call",
 		},
 		// An iframe whose page failed to load comes back when the tab
-		// reloads: a navigation elsewhere would not bring it.
-		FrameRefused: map[error]string{tabguard.ErrNoDocument: "call reload_tab"},
+		// reloads: a navigation elsewhere would not bring it. One stopped
+		// at a prompt meets it again on a reload: the other frames are
+		// what is left to read.
+		FrameRefused: map[error]string{
+			tabguard.ErrNoDocument:        "call reload_tab",
+			tabguard.ErrSignInRequired:    "the iframe's page needs credentials the server does not have: call list_frames for the tab's other frames",
+			tabguard.ErrCertificate:       "the server cannot accept a certificate the browser refuses: call list_frames for the tab's other frames",
+			tabguard.ErrClientCertificate: "the iframe's site asks for a client certificate the server does not have: call list_frames for the tab's other frames",
+		},
 		FrameLoading: "call list_frames for the frames that loaded",
 		FrameLazy:    "scroll the iframe into view with eval_in_tab, or call list_frames for the frames that loaded",
 	}

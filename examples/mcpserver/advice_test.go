@@ -16,12 +16,15 @@ func TestToolAdvice(t *testing.T) {
 	advice := toolAdvice()
 	reasons := []error{tabguard.ErrTabCrashed, tabguard.ErrNoDocument, tabguard.ErrDialogOpen, tabguard.ErrTabClosed,
 		tabguard.ErrTabDiscarded, tabguard.ErrBrowserGone, tabguard.ErrPaused, tabguard.ErrNavigated, tabguard.ErrTerminated,
-		tabguard.ErrFrameCrashed, tabguard.ErrFrameDetached}
+		tabguard.ErrFrameCrashed, tabguard.ErrFrameDetached,
+		tabguard.ErrSignInRequired, tabguard.ErrCertificate, tabguard.ErrClientCertificate}
 	for _, reason := range reasons {
-		be := advice.Refusal(&tabguard.BlockedError{Reason: reason, Detail: "x"})
-		assert.NotEmpty(t, be.Remedy, "%v has no remedy", reason)
-		assert.NotContains(t, be.Error(), "Watcher.", "a model has tools, not Go calls")
-		assert.NotContains(t, be.Error(), "Options.")
+		for _, frame := range []string{"", "F1"} {
+			be := advice.Refusal(&tabguard.BlockedError{Reason: reason, Frame: frame, Detail: "x"})
+			assert.NotEmpty(t, be.Remedy, "%v has no remedy", reason)
+			assert.NotContains(t, be.Error(), "Watcher.", "a model has tools, not Go calls")
+			assert.NotContains(t, be.Error(), "Options.")
+		}
 	}
 	causes := []tabguard.TimeoutCause{tabguard.TimeoutUnknown, tabguard.TimeoutLoading, tabguard.TimeoutUnsettled,
 		tabguard.TimeoutHidden, tabguard.TimeoutFrozen, tabguard.TimeoutBusyScript, tabguard.TimeoutHung, tabguard.TimeoutSilent}
@@ -60,6 +63,16 @@ func TestToolError(t *testing.T) {
 			"frame is detached: no such frame in the tab (frame F1): call list_frames"},
 		{"a frame's navigation", advice.Refusal(&tabguard.BlockedError{Reason: tabguard.ErrNavigated, Frame: "F1", URL: "http://x/"}),
 			"frame navigated away during the eval (now at http://x/): retry the call"},
+		{"sign-in required", advice.Refusal(&tabguard.BlockedError{Reason: tabguard.ErrSignInRequired, URL: "http://x/", Detail: "net::ERR_INVALID_AUTH_CREDENTIALS for x"}),
+			"sign-in required: net::ERR_INVALID_AUTH_CREDENTIALS for x: the page needs credentials the server does not have: call navigate for another page"},
+		{"untrusted certificate", advice.Refusal(&tabguard.BlockedError{Reason: tabguard.ErrCertificate, URL: "https://x/", Detail: "net::ERR_CERT_AUTHORITY_INVALID for x"}),
+			"certificate error: net::ERR_CERT_AUTHORITY_INVALID for x: the server cannot accept a certificate the browser refuses: call navigate for another page"},
+		{"client certificate requested", advice.Refusal(&tabguard.BlockedError{Reason: tabguard.ErrClientCertificate, URL: "https://x/", Detail: "net::ERR_BAD_SSL_CLIENT_AUTH_CERT for x"}),
+			"client certificate requested: net::ERR_BAD_SSL_CLIENT_AUTH_CERT for x: the site asks for a client certificate the server does not have: call navigate for another page"},
+		{"a frame's sign-in", advice.Refusal(&tabguard.BlockedError{Reason: tabguard.ErrSignInRequired, Frame: "F1", URL: "http://x/", Detail: "net::ERR_INVALID_AUTH_CREDENTIALS for x"}),
+			"sign-in required: net::ERR_INVALID_AUTH_CREDENTIALS for x: the iframe's page needs credentials the server does not have: call list_frames for the tab's other frames"},
+		{"a frame's certificate", advice.Refusal(&tabguard.BlockedError{Reason: tabguard.ErrCertificate, Frame: "F1", URL: "https://x/", Detail: "net::ERR_CERT_DATE_INVALID for x"}),
+			"certificate error: net::ERR_CERT_DATE_INVALID for x: the server cannot accept a certificate the browser refuses: call list_frames for the tab's other frames"},
 		{"a frame the policy refuses", &frameURLError{frame: "F1", err: fmt.Errorf("%w: http://x/: its origin http://x is blocked", tabguard.ErrURLBlocked)},
 			"frame F1: URL not allowed: http://x/: its origin http://x is blocked: the server reads no frame at a URL it would not open"},
 		{"other", errors.New("decode result: bad"), "decode result: bad"},

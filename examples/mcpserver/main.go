@@ -6,7 +6,11 @@
 // frame from list_frames to work in that iframe. Every call answers in
 // time; a tool error says what is wrong and which tool fixes it, such as
 // "tab renderer crashed (reason: oom): call reload_tab" or "frame is
-// detached: no such frame in the tab (frame ID): call list_frames". It
+// detached: no such frame in the tab (frame ID): call list_frames". A
+// page that stopped at a prompt the server cannot answer says which and
+// names the host, such as "sign-in required:
+// net::ERR_INVALID_AUTH_CREDENTIALS for HOST: the page needs credentials
+// the server does not have: call navigate for another page". It
 // opens only http and https URLs unless told otherwise, and never the
 // cloud metadata address, and reads no iframe at a URL it would not open.
 // It has its own module; run it, or name it as the command in an MCP
