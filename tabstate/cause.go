@@ -78,6 +78,7 @@ func (c TimeoutCause) DescribeCall(url, op string) string {
 // describe is Describe, with pending saying what did not end on a page
 // that answers.
 func (c TimeoutCause) describe(url, pending string) string {
+	url = ShownURL(url)
 	switch c {
 	case TimeoutLoading:
 		if url == "" {

@@ -93,7 +93,7 @@ func (e *BlockedError) Problem() string {
 			b.WriteString(" (reason: " + e.Detail + ")")
 		}
 		if e.URL != "" {
-			b.WriteString(" in " + e.URL)
+			b.WriteString(" in " + ShownURL(e.URL))
 		}
 	case ErrFrameDetached:
 		if e.Detail != "" {
@@ -113,7 +113,7 @@ func (e *BlockedError) Problem() string {
 			b.WriteString(": " + e.Detail)
 		}
 		if e.URL != "" {
-			b.WriteString(" loading " + e.URL)
+			b.WriteString(" loading " + ShownURL(e.URL))
 		}
 	case ErrTabDiscarded:
 		if e.Detail != "" {
@@ -123,7 +123,7 @@ func (e *BlockedError) Problem() string {
 		b.WriteString(" by Runtime.terminateExecution")
 	case ErrNavigated:
 		if e.URL != "" {
-			b.WriteString(" (now at " + e.URL + ")")
+			b.WriteString(" (now at " + ShownURL(e.URL) + ")")
 		}
 	default:
 		if e.Detail != "" {
@@ -166,6 +166,8 @@ func (e *BlockedError) Advice() string {
 		return "the browser does not trust the server's certificate: fix the server's certificate, or navigate to another page (Watcher.Navigate)"
 	case ErrClientCertificate:
 		return "the browser has no certificate to give: navigate to another page (Watcher.Navigate)"
+	case ErrDownload:
+		return downloadAdvice(e.Detail)
 	case ErrFrameCrashed:
 		return "reload the tab (Watcher.Reload)"
 	case ErrFrameDetached:
@@ -186,3 +188,27 @@ func (e *BlockedError) Is(target error) bool {
 // ErrNoDialog reports a call to handle a JavaScript dialog on a tab that
 // shows none.
 var ErrNoDialog = errors.New("no JavaScript dialog is open")
+
+// ShownURL is rawURL as an error message shows it: a password in it (as
+// in http://user:password@host/) reads "xxxxx", as net/url's Redacted has
+// it, so a message, a log line or a tool result does not give it away.
+// Anything else is shown as it is.
+func ShownURL(rawURL string) string {
+	head, rest, ok := strings.Cut(rawURL, "://")
+	if !ok {
+		return rawURL
+	}
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	at := strings.LastIndexByte(rest[:end], '@')
+	if at < 0 {
+		return rawURL
+	}
+	user, _, hasPass := strings.Cut(rest[:at], ":")
+	if !hasPass {
+		return rawURL
+	}
+	return head + "://" + user + ":xxxxx" + rest[at:]
+}

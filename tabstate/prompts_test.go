@@ -32,3 +32,17 @@ func TestLoadFailure(t *testing.T) {
 	be := a.Refusal(tabstate.LoadFailure("https://127.0.0.1:8443/", "net::ERR_CERT_AUTHORITY_INVALID"))
 	assert.Equal(t, "call navigate", be.Remedy, "a prompt's reason the table leaves out takes ErrNoDocument's remedy")
 }
+
+func TestShownURL(t *testing.T) {
+	for raw, want := range map[string]string{
+		"http://agent:hunter2@127.0.0.1:1/a?b=c": "http://agent:xxxxx@127.0.0.1:1/a?b=c",
+		"https://agent@127.0.0.1/":               "https://agent@127.0.0.1/",
+		"http://127.0.0.1/a@b":                   "http://127.0.0.1/a@b",
+		"about:blank":                            "about:blank",
+		"http://a:b:c@h/":                        "http://a:xxxxx@h/",
+	} {
+		assert.Equal(t, want, tabstate.ShownURL(raw), raw)
+	}
+	err := tabstate.Blocked(tabstate.State{URL: "http://agent:hunter2@127.0.0.1:1/", LoadError: "net::ERR_CONNECTION_REFUSED"})
+	assert.NotContains(t, err.Error(), "hunter2")
+}

@@ -132,7 +132,7 @@ func (t *Tab) frameTimeout(call *inflight, op string) error {
 		remedy = a.FrameLazy
 	}
 	if f.URL != "" {
-		te.Doing = "frame " + call.frame + " still loading " + f.URL + ": its server never answered"
+		te.Doing = "frame " + call.frame + " still loading " + tabstate.ShownURL(f.URL) + ": its server never answered"
 		te.Advice = "read the frames that loaded (Watcher.Frames)"
 		if a := t.b.cfg.Advice; a != nil {
 			remedy = a.FrameLoading
