@@ -42,6 +42,15 @@ type Options struct {
 	// URLs, when set, is the policy Navigate checks a URL against before
 	// loading it; nil checks nothing.
 	URLs *URLPolicy
+	// AskBeforeClose makes Watcher.CloseTab ask the page first, as a user
+	// closing the tab would (Page.close runs its beforeunload handlers). A
+	// page that asks to stay keeps its tab: CloseTab returns at once a
+	// [*BlockedError] with [ErrDialogOpen] and the detail "beforeunload",
+	// and, under DialogRefuse, leaves the dialog open for
+	// Watcher.HandleDialog. Off, the default, CloseTab closes the tab
+	// anyway: Target.closeTarget runs no beforeunload handler, and a
+	// beforeunload dialog that is open, or opens meanwhile, is accepted.
+	AskBeforeClose bool
 	// Advice, when set, words the remedy every error names in the
 	// program's own terms, for errors shown to people or agents who call
 	// something else than this package: an MCP server's tools, an HTTP

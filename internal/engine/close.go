@@ -25,7 +25,16 @@ const closeRetry = 500 * time.Millisecond
 // again closes it. The answer to a repeated call is ignored: the event
 // decides.
 func (b *Browser) CloseTarget(ctx context.Context, id string) error {
+	return b.closeTarget(ctx, id, nil)
+}
+
+// closeTarget is CloseTarget. t, when set, is the tab's Tab: a
+// beforeunload dialog open on it, now or while Chrome closes it, is
+// accepted (see stayAnswer.accept).
+func (b *Browser) closeTarget(ctx context.Context, id string, t *Tab) error {
 	removed := b.removed(id)
+	var stay stayAnswer
+	changed := stay.accept(ctx, t)
 	call := func() error { return b.d.Call(ctx, "Target.closeTarget", targetParams{TargetID: id}, nil) }
 	if err := call(); err != nil {
 		if b.noTarget(err) {
@@ -49,6 +58,8 @@ func (b *Browser) CloseTarget(ctx context.Context, id string) error {
 			return fmt.Errorf("the browser has not closed it: %w", ctx.Err())
 		case <-retry.C:
 			_ = call()
+		case <-changed:
+			changed = stay.accept(ctx, t)
 		}
 	}
 }
@@ -76,6 +87,8 @@ func (b *Browser) CloseOwnTab(id string) error {
 // the Tab. It returns once the tab is gone from Tabs. Closing a tab that
 // is gone already is no error. A tab Chrome has not closed within ctx and
 // 5 seconds gives an error that says so; the Tab is closed all the same.
+// A page that asks to stay (a beforeunload handler) is closed anyway,
+// unless AskBeforeClose is set: see closeAsking.
 func (t *Tab) CloseTab(ctx context.Context) error {
 	if !t.tracing(ctx) {
 		return t.closeTab(ctx)
@@ -93,7 +106,15 @@ func (t *Tab) closeTab(ctx context.Context) error {
 	}
 	cctx, cancel := context.WithTimeout(ctx, closeTabTimeout)
 	defer cancel()
-	err := t.b.CloseTarget(cctx, t.id)
+	if t.b.cfg.AskBeforeClose {
+		if done, err := t.closeAsking(cctx); done {
+			if err == nil {
+				t.Close()
+			}
+			return err
+		}
+	}
+	err := t.b.closeTarget(cctx, t.id, t)
 	if err != nil && !t.State().Closed {
 		var be *tabstate.BlockedError
 		if !errors.As(t.classify(err), &be) || be.Reason != tabstate.ErrTabClosed {

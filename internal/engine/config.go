@@ -28,6 +28,9 @@ type Config struct {
 	Heartbeat time.Duration
 	// URLs is the policy Navigate and Open check a URL against; nil checks nothing.
 	URLs *tabstate.URLPolicy
+	// AskBeforeClose makes CloseTab ask the page first: a page that asks
+	// to stay keeps its tab, and CloseTab refuses with ErrDialogOpen.
+	AskBeforeClose bool
 
 	// Calls names the backend's own calls in advice.
 	Calls Calls

@@ -14,7 +14,7 @@ import (
 // Methods are the CDP commands the engine sends: Messages sends each.
 var Methods = []string{
 	"Browser.getVersion", "Inspector.enable", "Network.enable", "Page.getNavigationHistory",
-	"Page.handleJavaScriptDialog", "Page.navigate", "Page.reload", "Page.stopLoading",
+	"Page.close", "Page.handleJavaScriptDialog", "Page.navigate", "Page.reload", "Page.stopLoading",
 	"Performance.getMetrics", "Runtime.evaluate", "Runtime.terminateExecution",
 	"Target.closeTarget", "Target.createTarget", "Target.getTargetInfo", "Target.getTargets",
 	"Target.setDiscoverTargets",
@@ -59,6 +59,11 @@ func Messages(t testing.TB) []Call {
 		}}
 	})
 	f.Handle("Page.reload", func(string, json.RawMessage) Reply { return Reply{Hang: true} })
+	// Page.close (AskBeforeClose) answered as just after a commit: the
+	// browser side closes the tab.
+	f.Handle("Page.close", func(string, json.RawMessage) Reply {
+		return Reply{Err: &ProtocolError{Code: -32000, Message: "Not attached to an active page"}}
+	})
 	f.Handle("Target.closeTarget", func(_ string, params json.RawMessage) Reply {
 		var p struct{ TargetID string }
 		_ = json.Unmarshal(params, &p)
@@ -67,7 +72,7 @@ func Messages(t testing.TB) []Call {
 
 	b := engine.NewBrowser(f.Driver(), engine.Config{
 		EvalTimeout: 300 * time.Millisecond, Dialogs: tabstate.DialogAccept, TerminateOnTimeout: true,
-		DiscoverTargets: true, Heartbeat: 10 * time.Millisecond,
+		DiscoverTargets: true, Heartbeat: 10 * time.Millisecond, AskBeforeClose: true,
 	})
 	f.Attach(b)
 	defer b.Close()
