@@ -170,9 +170,15 @@ func (w *Watcher) Close() error {
 
 // CloseTab closes the watched tab from the browser side, which works
 // whatever the renderer does (crashed, hung, holding a dialog), and then
-// the watcher. It returns once the tab is gone from [BrowserWatcher.Tabs].
+// the watcher. A page that asks to stay (a beforeunload handler) is closed
+// anyway, unless Options.AskBeforeClose is set: then CloseTab refuses at
+// once with [ErrDialogOpen] and leaves the tab and the watcher open. It
+// returns once the tab is gone from [BrowserWatcher.Tabs].
 func (w *Watcher) CloseTab(ctx context.Context) error {
 	err := w.t.CloseTab(ctx)
+	if engine.KeptOpen(err) {
+		return err // Options.AskBeforeClose: the page asked to stay
+	}
 	if cerr := w.Close(); err == nil {
 		err = cerr
 	}

@@ -69,12 +69,18 @@ func (bw *BrowserWatcher) attach(ctx context.Context, id target.ID) (*Watcher, e
 
 // CloseTab closes the watched tab from the browser side, which works
 // whatever the renderer does (crashed, hung, holding a dialog), and then
-// the watcher. It returns once the tab is gone from [BrowserWatcher.Tabs]
+// the watcher. A page that asks to stay (a beforeunload handler) is closed
+// anyway, unless Options.AskBeforeClose is set: then CloseTab refuses at
+// once with [ErrDialogOpen] and leaves the tab and the watcher open. It
+// returns once the tab is gone from [BrowserWatcher.Tabs]
 // (Chrome reports it gone a moment after it answers). Closing a tab that is
 // gone already is no error. A tab Chrome has not closed within ctx and 5
 // seconds gives an error that says so; the watcher is closed all the same.
 func (w *Watcher) CloseTab(ctx context.Context) error {
 	err := w.t.CloseTab(ctx)
+	if engine.KeptOpen(err) {
+		return err // Options.AskBeforeClose: the page asked to stay
+	}
 	if cerr := w.Close(); err == nil {
 		err = cerr
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/tabguard/tabguard/tabstate"
@@ -128,3 +129,8 @@ func (t *Tab) stayed(s tabstate.State) error {
 		Reason: tabstate.ErrDialogOpen, URL: s.URL, Detail: tabstate.DialogDetail(beforeUnload, msg),
 	})
 }
+
+// KeptOpen reports whether err is CloseTab's refusal of a page that asks
+// to stay, which leaves the tab open and the Tab watching it: the
+// backend's watcher stays open too.
+func KeptOpen(err error) bool { return errors.Is(err, tabstate.ErrDialogOpen) }
