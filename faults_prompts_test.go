@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard"
 	"github.com/tabguard/tabguard/internal/faultrows"
@@ -30,6 +31,23 @@ func promptFaults() map[string]rodFault {
 				return faultrows.TLSServer(t, true).URL
 			}, tabguard.ErrClientCertificate),
 			recover: navigateHome,
+		},
+		"close a page that asks to stay": {
+			fault: func(t *testing.T, f *fixture) outcome {
+				require.NoError(t, f.page.Context(testbrowser.Context(t, 10*time.Second)).WaitLoad())
+				armBeforeUnload(t, f)
+				require.ErrorIs(t, f.w.Navigate(testbrowser.Context(t, 10*time.Second), f.srv.URL+"/?next"), tabguard.ErrDialogOpen)
+				start := time.Now()
+				err := f.w.CloseTab(testbrowser.Context(t, 10*time.Second))
+				out := outcome{err: err, elapsed: time.Since(start)}
+				targets, terr := proto.TargetGetTargets{}.Call(f.b.Context(testbrowser.Context(t, 5*time.Second)))
+				require.NoError(t, terr)
+				for _, ti := range targets.TargetInfos {
+					assert.NotEqual(t, f.page.TargetID, ti.TargetID, "the tab is still in the browser's target list")
+				}
+				return out
+			},
+			recover: newTab,
 		},
 	}
 }

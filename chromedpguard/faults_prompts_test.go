@@ -6,6 +6,7 @@ import (
 
 	"github.com/chromedp/cdproto/security"
 	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard/chromedpguard"
 	"github.com/tabguard/tabguard/internal/faultrows"
@@ -31,6 +32,24 @@ func promptFaults() map[string]cdpFault {
 				return faultrows.TLSServer(t, true).URL
 			}, chromedpguard.ErrClientCertificate),
 			recover: navigateHome,
+		},
+		"close a page that asks to stay": {
+			fault: func(t *testing.T, f *fixture) outcome {
+				f.waitLoaded(t)
+				f.runJS(t, `window.onbeforeunload = e => { e.preventDefault(); e.returnValue = "" }`)
+				require.ErrorIs(t, f.w.Navigate(within(t, 10*time.Second), f.srv.URL+"/?next"), chromedpguard.ErrDialogOpen)
+				id := f.w.TargetID()
+				start := time.Now()
+				err := f.w.CloseTab(within(t, 10*time.Second))
+				out := outcome{err: err, elapsed: time.Since(start)}
+				infos, terr := chromedp.Targets(f.browser)
+				require.NoError(t, terr)
+				for _, ti := range infos {
+					assert.NotEqual(t, id, ti.TargetID, "the tab is still in the browser's target list")
+				}
+				return out
+			},
+			recover: func(t *testing.T, f *fixture) *chromedpguard.Watcher { return f.openTab(t) },
 		},
 	}
 }

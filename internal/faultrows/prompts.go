@@ -38,7 +38,8 @@ func TLSServer(t testing.TB, clientCert bool) *httptest.Server {
 }
 
 // promptRows are loads that stop at a prompt the browser shows instead of
-// the page: each says which, at once, and a navigation elsewhere recovers.
+// the page: each says which, at once, and a navigation elsewhere recovers;
+// and a tab closed while its page asks to stay.
 func promptRows() []Row {
 	return []Row{
 		{
@@ -57,6 +58,12 @@ func promptRows() []Row {
 			Name: "client certificate requested", Path: "-", EvalTimeout: navigateTimeout, Browser: Dedicated,
 			Want: tabstate.ErrClientCertificate, Fast: true,
 			Msg: []string{"client certificate requested: net::ERR_BAD_SSL_CLIENT_AUTH_CERT for 127.0.0.1:"},
+		},
+		{
+			// A beforeunload dialog open (a navigation asked): Watcher.CloseTab
+			// closes the tab anyway, at once, and it leaves the browser's
+			// target list; the recovery opens a new tab.
+			Name: "close a page that asks to stay", Fast: true,
 		},
 	}
 }
