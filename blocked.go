@@ -47,6 +47,10 @@ var (
 	// ErrClientCertificate reports that the server asked for a client
 	// certificate and the browser gave none; it is an ErrNoDocument too.
 	ErrClientCertificate = tabstate.ErrClientCertificate
+	// ErrDownload reports that a navigation became a download: the tab
+	// kept its document, and Detail names the file and whether it was
+	// denied or where it was saved (Options.DownloadDir).
+	ErrDownload = tabstate.ErrDownload
 )
 
 // TabState is what is known of a tab's health; see [tabstate.State]. The

@@ -157,5 +157,14 @@ func (bw *BrowserWatcher) dispatch(m *rod.Message) {
 		bw.eng.DetachedFromTarget(string(e.SessionID))
 	case "Target.attachedToTarget":
 		bw.d.markers.seen(m)
+	case "Browser.downloadWillBegin":
+		var e proto.BrowserDownloadWillBegin
+		m.Load(&e)
+		bw.eng.Download(tabstate.DownloadWillBegin{FrameID: string(e.FrameID), GUID: e.GUID, URL: e.URL, SuggestedFilename: e.SuggestedFilename})
+	case "Browser.downloadProgress":
+		var e proto.BrowserDownloadProgress
+		m.Load(&e)
+		bw.eng.Download(tabstate.DownloadProgress{GUID: e.GUID, State: string(e.State),
+			TotalBytes: int64(e.TotalBytes), ReceivedBytes: int64(e.ReceivedBytes)})
 	}
 }

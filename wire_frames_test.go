@@ -95,13 +95,14 @@ func TestWireFramesAddNoMessage(t *testing.T) {
 	w := watch(t, page, nil)
 	got, n := rec.since(n, tab)
 	want := []string{
-		"browser Browser.getVersion",    // WatchBrowser: does the transport take the events (Connect)?
-		"browser Target.getTargetInfo",  // the tab's URL
-		"browser Target.getTargets",     // the browser's tabs
-		"tab Inspector.enable",          // a crash before Watch
-		"tab Network.enable",            // load failures
-		"tab Page.getNavigationHistory", // is the URL committed?
-		"tab Runtime.evaluate",          // readyState and location: loaded, or an error page?
+		"browser Browser.getVersion",          // WatchBrowser: does the transport take the events (Connect)?
+		"browser Browser.setDownloadBehavior", // the download policy, once
+		"browser Target.getTargetInfo",        // the tab's URL
+		"browser Target.getTargets",           // the browser's tabs
+		"tab Inspector.enable",                // a crash before Watch
+		"tab Network.enable",                  // load failures
+		"tab Page.getNavigationHistory",       // is the URL committed?
+		"tab Runtime.evaluate",                // readyState and location: loaded, or an error page?
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("commands Watch sent mismatch (-want +got):\n%s", diff)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/tabguard/tabguard/internal/engine"
+	"github.com/tabguard/tabguard/tabstate"
 )
 
 // BrowserWatcher follows every tab of one chromedp browser through a single
@@ -123,5 +124,9 @@ func (bw *BrowserWatcher) dispatch(ev any) {
 		bw.eng.TargetDestroyed(p.TargetID)
 	case "Target.detachedFromTarget":
 		bw.eng.DetachedFromTarget(p.SessionID)
+	case "Browser.downloadWillBegin", "Browser.downloadProgress":
+		if ev, ok := tabstate.Decode(method, params); ok {
+			bw.eng.Download(ev)
+		}
 	}
 }

@@ -61,6 +61,10 @@ var (
 	// ErrClientCertificate reports that the server asked for a client
 	// certificate and the browser gave none; it is an ErrNoDocument too.
 	ErrClientCertificate = tabstate.ErrClientCertificate
+	// ErrDownload reports that a navigation became a download: the tab
+	// kept its document, and Detail names the file and whether it was
+	// denied or where it was saved (Options.DownloadDir).
+	ErrDownload = tabstate.ErrDownload
 )
 
 // DefaultEvalTimeout bounds a call when Options.EvalTimeout is zero.

@@ -51,6 +51,14 @@ type Options struct {
 	// anyway: Target.closeTarget runs no beforeunload handler, and a
 	// beforeunload dialog that is open, or opens meanwhile, is accepted.
 	AskBeforeClose bool
+	// DownloadDir is where the browser saves the files its tabs download
+	// (Browser.setDownloadBehavior, set once as the BrowserWatcher starts,
+	// for the browser's default context), each named by its download's
+	// GUID so that none overwrites another. Empty, the default, denies
+	// every download, a navigation's or a script's: nothing is written,
+	// where a browser left alone saves into its user's Downloads folder.
+	// A navigation that becomes a download gives ErrDownload either way.
+	DownloadDir string
 	// Advice, when set, words the remedy every error names in the
 	// program's own terms, for errors shown to people or agents who call
 	// something else than this package: an MCP server's tools, an HTTP

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/tabguard/tabguard/internal/engine"
+	"github.com/tabguard/tabguard/tabstate"
 )
 
 // BrowserWatcher follows every tab of one chromedp browser through a single
@@ -127,5 +129,10 @@ func (bw *BrowserWatcher) dispatch(ev any) {
 		bw.eng.TargetDestroyed(string(e.TargetID))
 	case *target.EventDetachedFromTarget:
 		bw.eng.DetachedFromTarget(string(e.SessionID))
+	case *browser.EventDownloadWillBegin:
+		bw.eng.Download(tabstate.DownloadWillBegin{FrameID: string(e.FrameID), GUID: e.GUID, URL: e.URL, SuggestedFilename: e.SuggestedFilename})
+	case *browser.EventDownloadProgress:
+		bw.eng.Download(tabstate.DownloadProgress{GUID: e.GUID, State: string(e.State),
+			TotalBytes: int64(e.TotalBytes), ReceivedBytes: int64(e.ReceivedBytes)})
 	}
 }

@@ -16,6 +16,12 @@ import "context"
 // [ErrEvalTimeout]. A URL that Options.URLs does not allow gives
 // [ErrURLBlocked], and nothing is loaded.
 //
+// A URL that turns into a download (a file sent as an attachment) gives
+// [ErrDownload] at once, with the file's name and whether it was denied
+// (the default) or where Options.DownloadDir got it and its size: an error
+// even when the file was saved, since a download is not a page and the
+// tab keeps the page it had, which answers the next call.
+//
 // A page that navigates itself can race the call: a navigation the old
 // page started before the new document committed may still replace it
 // (Chrome commits both, in the order they started). Navigate returns at

@@ -26,6 +26,7 @@ var errorTypes = map[error]string{
 	tabstate.ErrSignInRequired:    "ErrSignInRequired",
 	tabstate.ErrCertificate:       "ErrCertificate",
 	tabstate.ErrClientCertificate: "ErrClientCertificate",
+	tabstate.ErrDownload:          "ErrDownload",
 	tabstate.ErrEvalTimeout:       "ErrEvalTimeout",
 	tabstate.ErrInvalidArgument:   "ErrInvalidArgument",
 	tabstate.ErrWatcherClosed:     "ErrWatcherClosed",

@@ -117,6 +117,8 @@ var Methods = map[string]bool{
 	"Debugger.resumed":                   true,
 	"Target.detachedFromTarget":          true,
 	"Target.targetDestroyed":             true,
+	"Browser.downloadWillBegin":          true,
+	"Browser.downloadProgress":           true,
 }
 
 // Decode builds the Event for a CDP method and its raw JSON params. It
@@ -193,6 +195,17 @@ func Decode(method string, params []byte) (Event, bool) {
 		var p struct{ TargetID string }
 		err = json.Unmarshal(params, &p)
 		ev = Detached{TargetID: p.TargetID}
+	case "Browser.downloadWillBegin":
+		var p struct{ FrameID, GUID, URL, SuggestedFilename string }
+		err = json.Unmarshal(params, &p)
+		ev = DownloadWillBegin{FrameID: p.FrameID, GUID: p.GUID, URL: p.URL, SuggestedFilename: p.SuggestedFilename}
+	case "Browser.downloadProgress":
+		var p struct {
+			GUID, State               string
+			TotalBytes, ReceivedBytes float64
+		}
+		err = json.Unmarshal(params, &p)
+		ev = DownloadProgress{GUID: p.GUID, State: p.State, TotalBytes: int64(p.TotalBytes), ReceivedBytes: int64(p.ReceivedBytes)}
 	default:
 		return nil, false
 	}

@@ -45,8 +45,9 @@ type Browser struct {
 	unplaced   string
 	unplacedAt time.Time
 
-	fmu           sync.Mutex              // guards iframeTargets; no other lock is taken while it is held
+	fmu           sync.Mutex              // guards iframeTargets and downloads; no other lock is taken while it is held
 	iframeTargets map[string]iframeTarget // out-of-process iframes by target (= frame) ID
+	downloads     map[string]string       // the target of each download under way, by GUID
 }
 
 // NewBrowser makes the Browser of a driver's browser. It sends nothing:
@@ -65,15 +66,21 @@ func NewBrowser(d Driver, cfg Config) *Browser {
 	return b
 }
 
-// Start lists the browser's page targets (asking for the browser-wide
-// target events first when Config.DiscoverTargets says so) and starts the
-// heartbeat. A browser that went away gives ErrBrowserGone.
+// Start sets the browser's download policy (see download.go), lists its
+// page targets (asking for the browser-wide target events first when
+// Config.DiscoverTargets says so) and starts the heartbeat. A browser that
+// went away gives ErrBrowserGone.
 func (b *Browser) Start(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	var err error
 	if b.cfg.DiscoverTargets {
 		err = b.d.Call(ctx, "Target.setDiscoverTargets", discoverParams{Discover: true}, nil)
+	}
+	if err == nil {
+		if err = b.downloadPolicy(ctx); err != nil && !b.lost() && b.d.Classify(err).Kind != Lost {
+			return fmt.Errorf("watch browser: set its download policy: %w", err)
+		}
 	}
 	var res targetsResult
 	if err == nil {

@@ -15,6 +15,8 @@ type navigateResult struct {
 	FrameID   string `json:"frameId"`
 	LoaderID  string `json:"loaderId,omitempty"`
 	ErrorText string `json:"errorText,omitempty"`
+	// IsDownload says the navigation became a download (Chrome 95 on).
+	IsDownload bool `json:"isDownload,omitempty"`
 }
 
 type handleDialogParams struct {

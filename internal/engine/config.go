@@ -31,6 +31,8 @@ type Config struct {
 	// AskBeforeClose makes CloseTab ask the page first: a page that asks
 	// to stay keeps its tab, and CloseTab refuses with ErrDialogOpen.
 	AskBeforeClose bool
+	// DownloadDir is where the browser saves downloads; empty denies them.
+	DownloadDir string
 
 	// Calls names the backend's own calls in advice.
 	Calls Calls

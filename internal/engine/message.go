@@ -64,6 +64,10 @@ func (b *Browser) Message(data []byte) {
 		b.TargetDestroyed(p.TargetID)
 	case "Target.detachedFromTarget":
 		b.DetachedFromTarget(p.SessionID)
+	case "Browser.downloadWillBegin", "Browser.downloadProgress":
+		if ev, ok := tabstate.Decode(m.Method, m.Params); ok {
+			b.Download(ev)
+		}
 	}
 }
 

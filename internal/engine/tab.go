@@ -51,6 +51,10 @@ type Tab struct {
 	reaches     map[string]*reach
 	detaches    []func()
 	framesKnown bool
+	// downloads are the tab's last downloads, oldest first, of
+	// downloadsBegun so far (download.go).
+	downloads      []*download
+	downloadsBegun uint64
 }
 
 // Watch starts following the tab h and learns its state as it is now (see

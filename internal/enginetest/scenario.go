@@ -13,7 +13,7 @@ import (
 
 // Methods are the CDP commands the engine sends: Messages sends each.
 var Methods = []string{
-	"Browser.getVersion", "Inspector.enable", "Network.enable", "Page.getNavigationHistory",
+	"Browser.getVersion", "Browser.setDownloadBehavior", "Inspector.enable", "Network.enable", "Page.getNavigationHistory",
 	"Page.close", "Page.handleJavaScriptDialog", "Page.navigate", "Page.reload", "Page.stopLoading",
 	"Performance.getMetrics", "Runtime.evaluate", "Runtime.terminateExecution",
 	"Target.closeTarget", "Target.createTarget", "Target.getTargetInfo", "Target.getTargets",

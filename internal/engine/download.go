@@ -1,0 +1,195 @@
+package engine
+
+import (
+	"context"
+	"path/filepath"
+	"time"
+
+	"github.com/tabguard/tabguard/tabstate"
+)
+
+// Downloads. Measured on Chromium 156: a navigation to a file (a
+// Content-Disposition: attachment response) answers Page.navigate with
+// errorText net::ERR_ABORTED and isDownload true, sends Network.loadingFailed
+// (ERR_ABORTED, canceled) for its loader before or after that reply, and
+// commits nothing: the old document stays and answers. Left to the browser's
+// default, the file is written into the browser user's ~/Downloads without
+// a word, as "x.bin", then "x (1).bin". So the Browser sets a policy once,
+// as it starts (Browser.setDownloadBehavior for the default browser
+// context, which needs no browserContextId): deny every download, or save
+// each into Config.DownloadDir under its GUID ("allowAndName": two files of
+// one name never overwrite each other, and the path is known without
+// guessing Chrome's renaming; Browser.downloadProgress names no path).
+// Either way it asks for the browser-session events Browser.downloadWillBegin
+// (frame, GUID, URL, suggested name) and Browser.downloadProgress (GUID,
+// bytes, state), which come after the reply: the driver pushes them in with
+// Download. Chrome sends them only to the DevTools connection that set the
+// policy last: a second client of the browser that sets it takes them. The page-session Page.download* twins are deprecated, and gone
+// from cdproto since v0.160.
+
+// downloadBehaviorParams is Browser.setDownloadBehavior's.
+type downloadBehaviorParams struct {
+	Behavior      string `json:"behavior"`
+	DownloadPath  string `json:"downloadPath,omitempty"`
+	EventsEnabled bool   `json:"eventsEnabled"`
+}
+
+// downloadPolicy sets the browser's download policy: deny, or save into
+// dir. It is called once, by Start.
+func (b *Browser) downloadPolicy(ctx context.Context) error {
+	p := downloadBehaviorParams{Behavior: "deny", EventsEnabled: true}
+	if dir := b.downloadDir(); dir != "" {
+		p.Behavior, p.DownloadPath = "allowAndName", dir
+	}
+	return b.d.Call(ctx, "Browser.setDownloadBehavior", p, nil)
+}
+
+// keptDownloads bounds how many downloads a tab remembers: a page that
+// downloads on and on must not grow it.
+const keptDownloads = 16
+
+// download is what the events told of one download of a tab.
+type download struct {
+	n    uint64 // its number among the tab's downloads, from 1
+	guid string
+	d    tabstate.Download
+}
+
+// finished reports whether Chrome is done with it.
+func (d *download) finished() bool { return d.d.State == "completed" || d.d.State == "canceled" }
+
+// Download takes in Browser.downloadWillBegin or Browser.downloadProgress
+// (a [tabstate.DownloadWillBegin] or [tabstate.DownloadProgress]) and hands
+// it to the tabs of the target whose main frame downloads. A download of an
+// iframe reaches no tab: only the main frame's answers Navigate. Like every
+// intake method it never blocks and never sends a command.
+func (b *Browser) Download(ev tabstate.Event) {
+	var id string
+	b.fmu.Lock()
+	switch e := ev.(type) {
+	case tabstate.DownloadWillBegin:
+		id = e.FrameID
+		if b.downloads == nil {
+			b.downloads = map[string]string{}
+		}
+		if len(b.downloads) < 4*keptDownloads {
+			b.downloads[e.GUID] = id
+		}
+	case tabstate.DownloadProgress:
+		id = b.downloads[e.GUID]
+		if e.State == "completed" || e.State == "canceled" {
+			delete(b.downloads, e.GUID)
+		}
+	}
+	b.fmu.Unlock()
+	if id == "" {
+		return
+	}
+	b.mu.RLock()
+	var tabs []*Tab
+	if tg := b.targets[id]; tg != nil {
+		tabs = tg.tabs
+	}
+	b.mu.RUnlock()
+	for _, t := range tabs {
+		t.download(ev)
+	}
+}
+
+// download records a download event of the tab's and wakes its waiters,
+// logging a download Chrome is done with.
+func (t *Tab) download(ev tabstate.Event) {
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return
+	}
+	var done *download
+	switch e := ev.(type) {
+	case tabstate.DownloadWillBegin:
+		t.downloadsBegun++
+		d := &download{n: t.downloadsBegun, guid: e.GUID, d: tabstate.Download{URL: e.URL, Name: e.SuggestedFilename}}
+		if dir := t.b.downloadDir(); dir != "" {
+			d.d.Path = filepath.Join(dir, e.GUID)
+		}
+		t.downloads = append(t.downloads, d)
+		if len(t.downloads) > keptDownloads {
+			t.downloads = t.downloads[1:]
+		}
+	case tabstate.DownloadProgress:
+		for _, d := range t.downloads {
+			if d.guid == e.GUID && !d.finished() {
+				d.d.State, d.d.Bytes = e.State, e.ReceivedBytes
+				if d.finished() {
+					done = d
+				}
+			}
+		}
+	}
+	t.broadcast()
+	t.mu.Unlock()
+	if done != nil {
+		t.logf("tabguard: download ended", tabstate.Downloaded("", done.d))
+	}
+}
+
+// downloadDir is where downloads are saved, made absolute as Chrome needs
+// it, or empty when they are denied.
+func (b *Browser) downloadDir() string {
+	if b.cfg.DownloadDir == "" {
+		return ""
+	}
+	abs, err := filepath.Abs(b.cfg.DownloadDir)
+	if err != nil {
+		return b.cfg.DownloadDir
+	}
+	return abs
+}
+
+// begun is how many downloads the tab began so far.
+func (t *Tab) begun() uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.downloadsBegun
+}
+
+// downloaded is the answer of a navigation to url that Chrome turned into
+// a download (Page.navigate answered isDownload): an ErrDownload, never a
+// failed load, for the tab keeps its document. The loader's cancel is
+// applied as Chrome reports it, in case its event trails the reply. The
+// answer waits a moment for the download's first event, which trails the
+// reply, to name the file, then for Chrome to be done with it: at once for
+// a denied one, once written for a saved one, within ctx.
+func (t *Tab) downloaded(ctx context.Context, url, loader string, n0 uint64) error {
+	if t.b.sync(ctx) == nil && loader != "" {
+		t.Apply(tabstate.LoadingFailed{RequestID: loader, ErrorText: "net::ERR_ABORTED", Canceled: true})
+	}
+	var d tabstate.Download
+	find := func() *download {
+		for _, x := range t.downloads {
+			if x.n > n0 {
+				return x
+			}
+		}
+		return nil
+	}
+	// Chrome sends the events for a download it reported (Start asked for
+	// them), but on a busy machine well past eventGrace: measured over a
+	// second. A browser whose policy another client reset sends none, and
+	// the answer then comes at the deadline, naming the file by its URL.
+	if t.await(ctx, maxWait(ctx), func() bool { return find() != nil }) {
+		t.await(ctx, maxWait(ctx), func() bool { return find().finished() })
+		t.mu.Lock()
+		d = find().d
+		t.mu.Unlock()
+	}
+	return t.b.cfg.Advice.Refusal(tabstate.Downloaded(url, d))
+}
+
+// maxWait is how long ctx leaves, or an hour when it has no deadline.
+func maxWait(ctx context.Context) time.Duration {
+	if dl, ok := ctx.Deadline(); ok {
+		return time.Until(dl)
+	}
+	return time.Hour
+}
