@@ -49,6 +49,13 @@ func promptFaults() map[string]rodFault {
 			},
 			recover: newTab,
 		},
+		"navigation becomes a download": {
+			fault: func(t *testing.T, f *fixture) outcome {
+				start := time.Now()
+				err := f.w.Navigate(testbrowser.Context(t, 10*time.Second), f.srv.URL+faultrows.DownloadPath)
+				return outcome{err: err, elapsed: time.Since(start)}
+			},
+		},
 	}
 }
 

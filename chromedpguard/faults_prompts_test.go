@@ -51,6 +51,13 @@ func promptFaults() map[string]cdpFault {
 			},
 			recover: func(t *testing.T, f *fixture) *chromedpguard.Watcher { return f.openTab(t) },
 		},
+		"navigation becomes a download": {
+			fault: func(t *testing.T, f *fixture) outcome {
+				start := time.Now()
+				err := f.w.Navigate(within(t, 10*time.Second), f.srv.URL+faultrows.DownloadPath)
+				return outcome{err: err, elapsed: time.Since(start)}
+			},
+		},
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"testing"
 
 	"github.com/tabguard/tabguard/tabstate"
@@ -19,6 +20,21 @@ func SignIn(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("WWW-Authenticate", `Basic realm="tabguard"`)
 	w.WriteHeader(http.StatusUnauthorized)
 	fmt.Fprint(w, "<!doctype html><title>sign in</title><p>sign in")
+}
+
+// DownloadPath is where the test servers send a file to save rather than
+// a page (Download).
+const DownloadPath = "/download"
+
+// DownloadSize is the size of the file Download sends.
+const DownloadSize = 4096
+
+// Download sends DownloadSize bytes as an attachment named x.bin.
+func Download(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.Header().Set("Content-Disposition", `attachment; filename="x.bin"`)
+	w.Header().Set("Content-Length", strconv.Itoa(DownloadSize))
+	_, _ = w.Write(make([]byte, DownloadSize))
 }
 
 // TLSServer starts an HTTPS server on 127.0.0.1, with httptest's own
@@ -64,6 +80,16 @@ func promptRows() []Row {
 			// closes the tab anyway, at once, and it leaves the browser's
 			// target list; the recovery opens a new tab.
 			Name: "close a page that asks to stay", Fast: true,
+		},
+		{
+			// Chrome keeps the page the tab had, which answers the next
+			// eval: nothing to recover. Downloads are denied by default. A
+			// browser of the row's own: Chrome sends download events only to
+			// the DevTools connection that set the policy last, and other
+			// tests connect to the shared browser a second time.
+			Name: "navigation becomes a download", EvalTimeout: navigateTimeout, Browser: Dedicated,
+			Want: tabstate.ErrDownload, Fast: true,
+			Msg: []string{`navigation became a download: "x.bin" denied`, "the page was not left"},
 		},
 	}
 }
