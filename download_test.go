@@ -48,6 +48,7 @@ func TestDownloads(t *testing.T) {
 		ended := make(chan string, 4)
 		page := testbrowser.NewPage(t, b)
 		require.NoError(t, navigate(t, page, srv.URL))
+		require.NoError(t, page.Context(testbrowser.Context(t, 10*time.Second)).WaitLoad())
 		w := watch(t, page, &tabguard.Options{Logger: slog.New(logTo(ended))})
 		err := w.Navigate(testbrowser.Context(t, 10*time.Second), fileURL)
 		var be *tabguard.BlockedError
@@ -77,6 +78,7 @@ func TestDownloads(t *testing.T) {
 		ended := make(chan string, 4)
 		page := testbrowser.NewPage(t, b)
 		require.NoError(t, navigate(t, page, srv.URL))
+		require.NoError(t, page.Context(testbrowser.Context(t, 10*time.Second)).WaitLoad())
 		w := watch(t, page, &tabguard.Options{DownloadDir: dir, Logger: slog.New(logTo(ended))})
 		start := time.Now()
 		err := w.Navigate(testbrowser.Context(t, 10*time.Second), fileURL)

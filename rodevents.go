@@ -81,6 +81,15 @@ func pageEvent(m *rod.Message) (tabstate.Event, bool) {
 		return tabstate.Paused{Reason: string(e.Reason)}, true
 	case "Debugger.resumed":
 		return tabstate.Resumed{}, true
+	case "Page.downloadWillBegin":
+		var e proto.PageDownloadWillBegin
+		m.Load(&e)
+		return tabstate.DownloadWillBegin{FrameID: string(e.FrameID), GUID: e.GUID, URL: e.URL, SuggestedFilename: e.SuggestedFilename}, true
+	case "Page.downloadProgress":
+		var e proto.PageDownloadProgress
+		m.Load(&e)
+		return tabstate.DownloadProgress{GUID: e.GUID, State: string(e.State),
+			TotalBytes: int64(e.TotalBytes), ReceivedBytes: int64(e.ReceivedBytes)}, true
 	}
 	return nil, false
 }

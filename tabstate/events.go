@@ -119,6 +119,8 @@ var Methods = map[string]bool{
 	"Target.targetDestroyed":             true,
 	"Browser.downloadWillBegin":          true,
 	"Browser.downloadProgress":           true,
+	"Page.downloadWillBegin":             true,
+	"Page.downloadProgress":              true,
 }
 
 // Decode builds the Event for a CDP method and its raw JSON params. It
@@ -195,11 +197,11 @@ func Decode(method string, params []byte) (Event, bool) {
 		var p struct{ TargetID string }
 		err = json.Unmarshal(params, &p)
 		ev = Detached{TargetID: p.TargetID}
-	case "Browser.downloadWillBegin":
+	case "Browser.downloadWillBegin", "Page.downloadWillBegin":
 		var p struct{ FrameID, GUID, URL, SuggestedFilename string }
 		err = json.Unmarshal(params, &p)
 		ev = DownloadWillBegin{FrameID: p.FrameID, GUID: p.GUID, URL: p.URL, SuggestedFilename: p.SuggestedFilename}
-	case "Browser.downloadProgress":
+	case "Browser.downloadProgress", "Page.downloadProgress":
 		var p struct {
 			GUID, State               string
 			TotalBytes, ReceivedBytes float64

@@ -174,6 +174,12 @@ func (t *Tab) Apply(ev tabstate.Event) {
 		t.mu.Unlock()
 		return
 	}
+	switch ev.(type) {
+	case tabstate.DownloadWillBegin, tabstate.DownloadProgress:
+		t.mu.Unlock()
+		t.b.Download(ev) // the page session's twin of the browser's event
+		return
+	}
 	before := t.tab.State()
 	change := t.tab.Apply(ev)
 	if change == 0 {
