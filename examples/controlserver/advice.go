@@ -129,6 +129,9 @@ func advice(be *tabguard.BlockedError) string {
 		return "a debugger paused the page: resume it there"
 	case tabguard.ErrNavigated, tabguard.ErrTerminated:
 		return "retry the call"
+	case tabguard.ErrDownload:
+		// The server sets no download directory: the browser denies every download.
+		return "the page was not left and still answers; the server saves no downloads"
 	}
 	return "GET /browser/tabs"
 }

@@ -34,6 +34,8 @@ func toolAdvice() *tabguard.Advice {
 			tabguard.ErrTerminated:        "retry the call",
 			tabguard.ErrFrameCrashed:      "call reload_tab",
 			tabguard.ErrFrameDetached:     "call list_frames",
+			// The server sets no download directory: the browser denies every download.
+			tabguard.ErrDownload: "the page was not left and still answers; the server saves no downloads",
 		},
 		TimedOut: map[tabguard.TimeoutCause]string{
 			tabguard.TimeoutHung:       "call handle_dialog if a dialog is open; otherwise call close_tab and open_tab",

@@ -17,7 +17,7 @@ func TestToolAdvice(t *testing.T) {
 	reasons := []error{tabguard.ErrTabCrashed, tabguard.ErrNoDocument, tabguard.ErrDialogOpen, tabguard.ErrTabClosed,
 		tabguard.ErrTabDiscarded, tabguard.ErrBrowserGone, tabguard.ErrPaused, tabguard.ErrNavigated, tabguard.ErrTerminated,
 		tabguard.ErrFrameCrashed, tabguard.ErrFrameDetached,
-		tabguard.ErrSignInRequired, tabguard.ErrCertificate, tabguard.ErrClientCertificate}
+		tabguard.ErrSignInRequired, tabguard.ErrCertificate, tabguard.ErrClientCertificate, tabguard.ErrDownload}
 	for _, reason := range reasons {
 		for _, frame := range []string{"", "F1"} {
 			be := advice.Refusal(&tabguard.BlockedError{Reason: reason, Frame: frame, Detail: "x"})
@@ -75,6 +75,8 @@ func TestToolError(t *testing.T) {
 			"certificate error: net::ERR_CERT_DATE_INVALID for x: the server cannot accept a certificate the browser refuses: call list_frames for the tab's other frames"},
 		{"a frame the policy refuses", &frameURLError{frame: "F1", err: fmt.Errorf("%w: http://x/: its origin http://x is blocked", tabguard.ErrURLBlocked)},
 			"frame F1: URL not allowed: http://x/: its origin http://x is blocked: the server reads no frame at a URL it would not open"},
+		{"a download", advice.Refusal(&tabguard.BlockedError{Reason: tabguard.ErrDownload, URL: "http://x/x.bin", Detail: `"x.bin" denied`}),
+			`navigation became a download: "x.bin" denied: the page was not left and still answers; the server saves no downloads`},
 		{"other", errors.New("decode result: bad"), "decode result: bad"},
 	}
 	for _, tt := range tests {
