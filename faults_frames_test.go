@@ -23,8 +23,7 @@ func frameFaults() map[string]rodFault {
 		"iframe moves out of process during eval": {fault: frameMoved},
 		"iframe renderer crashed": {fault: func(t *testing.T, f *fixture) outcome {
 			id := f.outOfProcess(t).ID
-			crashFrame(t, f.page, id)
-			eventually(t, "the frame's crash", func() bool { return errors.Is(f.frame(t, "").Refusal, tabguard.ErrFrameCrashed) })
+			crashFrame(t, f.page, id) // returns once Chrome has reported it
 			return f.evalFrame(t, id, `() => 1`)
 		}},
 		"iframe renderer crashes during eval": {fault: func(t *testing.T, f *fixture) outcome {
@@ -41,8 +40,7 @@ func frameFaults() map[string]rodFault {
 		faults["iframe lazy, out of view"+mode] = rodFault{fault: firstFrame}
 		faults["iframe server never answers"+mode] = rodFault{fault: firstFrame}
 		faults["iframe load refused"+mode] = rodFault{fault: func(t *testing.T, f *fixture) outcome {
-			eventually(t, "the frame's load error", func() bool { return f.frame(t, "").Refusal != nil })
-			return firstFrame(t, f)
+			return firstFrame(t, f) // at once: the call waits for the frame's load, which fails
 		}}
 		faults["iframe removed during eval"+mode] = rodFault{fault: func(t *testing.T, f *fixture) outcome {
 			wait := f.evalFrameAsync(t, f.frame(t, faultrows.FrameInner).ID, `() => new Promise(() => {})`)

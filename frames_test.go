@@ -176,7 +176,8 @@ func TestEvalFrameCrashRecovery(t *testing.T) {
 	require.True(t, f.OutOfProcess)
 	ctx := testbrowser.Context(t, 10*time.Second)
 	crashFrame(t, page, f.ID)
-	eventually(t, "the frame's crash", func() bool { return w.Frames()[0].Refusal != nil })
+	_, err = w.EvalFrame(ctx, f.ID, `() => 1`)
+	require.ErrorIs(t, err, tabguard.ErrFrameCrashed, "at once after Chrome's report")
 	require.ErrorIs(t, w.Frames()[0].Refusal, tabguard.ErrFrameCrashed)
 	res, err := w.Eval(ctx, `() => document.title`)
 	require.NoError(t, err, "the tab lives on")
@@ -190,16 +191,25 @@ func TestEvalFrameCrashRecovery(t *testing.T) {
 }
 
 // crashFrame kills an out-of-process iframe's renderer through a session
-// of its own; Chrome never answers Page.crash.
+// of its own (Chrome never answers Page.crash), and returns once Chrome has
+// reported the crash: a call made then must know of it, as a user's would.
 func crashFrame(t *testing.T, page *rod.Page, id string) {
 	t.Helper()
 	b := page.Browser()
-	ctx := testbrowser.Context(t, 5*time.Second)
+	ctx := testbrowser.Context(t, 10*time.Second)
+	crashed := make(chan struct{})
+	wait := b.Context(ctx).EachEvent(func(e *proto.TargetTargetCrashed) bool { return string(e.TargetID) == id })
+	go func() { defer close(crashed); wait() }()
 	at, err := proto.TargetAttachToTarget{TargetID: proto.TargetTargetID(id), Flatten: true}.Call(b.Context(ctx))
 	require.NoError(t, err)
 	cctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	defer cancel()
 	_, _ = b.Call(cctx, string(at.SessionID), "Page.crash", nil)
+	select {
+	case <-crashed:
+	case <-ctx.Done():
+		t.Fatal("Chrome reported no crash of the frame within 10s")
+	}
 }
 
 // TestAwaitAcrossNavigation starts an eval that awaits a promise that

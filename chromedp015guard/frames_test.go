@@ -83,13 +83,9 @@ func TestFrames(t *testing.T) {
 	require.NoError(t, err, "the frame answers a new watcher")
 	assert.Equal(t, "inner-b", str(res))
 
-	crashFrame(t, browser, cross.ID)
-	require.Eventually(t, func() bool {
-		fs := w.Frames()
-		return len(fs) == 2 && fs[1].Refusal != nil
-	}, 10*time.Second, 10*time.Millisecond, "the frame's crash")
+	crashFrame(t, browser, cross.ID) // returns once Chrome has reported it
 	_, err = w.EvalFrame(ctx, cross.ID, `() => 1`)
-	require.ErrorIs(t, err, chromedp015guard.ErrFrameCrashed)
+	require.ErrorIs(t, err, chromedp015guard.ErrFrameCrashed, "at once after Chrome's report")
 	res, err = w.Eval(ctx, `() => document.title`)
 	require.NoError(t, err, "the tab lives on")
 	assert.Equal(t, `"outer"`, string(res.Value))
@@ -161,6 +157,26 @@ func detachedOnClose(t *testing.T, browser, tab context.Context, w *chromedp015g
 // and an iframe's target closes its tab.
 func crashFrame(t *testing.T, browser context.Context, id string) {
 	t.Helper()
+	lctx, lcancel := context.WithCancel(browser)
+	defer lcancel()
+	crashed := make(chan struct{}, 1)
+	chromedp.ListenBrowser(lctx, func(ev any) {
+		if e, ok := ev.(*target.EventTargetCrashed); ok && string(e.TargetID) == id {
+			select {
+			case crashed <- struct{}{}:
+			default:
+			}
+		}
+	})
+	defer func() {
+		// Once Chrome has reported the crash, a call made then must know
+		// of it, as a user's would.
+		select {
+		case <-crashed:
+		case <-time.After(10 * time.Second):
+			t.Fatal("Chrome reported no crash of the frame within 10s")
+		}
+	}()
 	ctx, cancel := chromedp.NewContext(browser, chromedp.WithTargetID(target.ID(id)))
 	defer cancel()
 	attached := make(chan error, 1)

@@ -36,10 +36,9 @@ func TestEvalFrameCrashRecovery(t *testing.T) {
 	assert.Equal(t, "inner-b", str(res))
 
 	crashFrame(t, browser, f.ID)
-	eventually(t, "the frame's crash", func() bool { return w.Frames()[0].Refusal != nil })
-	require.ErrorIs(t, w.Frames()[0].Refusal, chromedpguard.ErrFrameCrashed)
 	_, err = w.EvalFrame(ctx, f.ID, `() => 1`)
-	require.ErrorIs(t, err, chromedpguard.ErrFrameCrashed, "refused up front, the session attached before the crash unused")
+	require.ErrorIs(t, err, chromedpguard.ErrFrameCrashed, "at once after Chrome's report, the session attached before the crash unused")
+	require.ErrorIs(t, w.Frames()[0].Refusal, chromedpguard.ErrFrameCrashed)
 	res, err = w.Eval(ctx, `() => document.title`)
 	require.NoError(t, err, "the tab lives on")
 	assert.Equal(t, "outer", str(res))
@@ -126,10 +125,28 @@ func TestEvalFrameDetachOnClose(t *testing.T) {
 // detaches from, leaving the tab open; Chrome never answers Page.crash.
 func crashFrame(t *testing.T, browser context.Context, id string) {
 	t.Helper()
+	lctx, lcancel := context.WithCancel(browser)
+	defer lcancel()
+	crashed := make(chan struct{}, 1)
+	require.NoError(t, chromedp.ListenBrowser(lctx, func(ev any) {
+		if e, ok := ev.(*target.EventTargetCrashed); ok && string(e.TargetID) == id {
+			select {
+			case crashed <- struct{}{}:
+			default:
+			}
+		}
+	}))
 	ctx, cancel := chromedp.NewContext(browser, chromedp.WithTargetID(target.ID(id)), chromedp.WithDetachOnCancel())
 	defer cancel()
 	attachWithin(t, ctx, 10*time.Second)
 	cctx, ccancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	defer ccancel()
 	_, _ = chromedp.Call(cctx, page.Crash, cdp.Empty{}) // no reply is the expected outcome
+	// Once Chrome has reported the crash, a call made then must know of
+	// it, as a user's would.
+	select {
+	case <-crashed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Chrome reported no crash of the frame within 10s")
+	}
 }

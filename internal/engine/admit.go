@@ -30,7 +30,8 @@ type inflight struct {
 }
 
 // stale reports whether err is a refusal that a recovery may have ended:
-// a crash, a failed load, a dialog or a pause. A closed tab or a lost
+// a crash (of the tab or of a frame's own renderer), a failed load, a
+// dialog or a pause. A closed tab or a lost
 // browser stays so.
 func stale(err error) bool {
 	be, ok := err.(*tabstate.BlockedError)
@@ -39,7 +40,7 @@ func stale(err error) bool {
 	}
 	switch be.Reason {
 	case tabstate.ErrTabCrashed, tabstate.ErrNoDocument, tabstate.ErrDialogOpen, tabstate.ErrPaused,
-		tabstate.ErrSignInRequired, tabstate.ErrCertificate, tabstate.ErrClientCertificate:
+		tabstate.ErrSignInRequired, tabstate.ErrCertificate, tabstate.ErrClientCertificate, tabstate.ErrFrameCrashed:
 		return true
 	}
 	return false
