@@ -64,7 +64,7 @@ func promptFaults() map[string]cdpFault {
 
 // promptLoad loads the URL url gives, which stops at a prompt, with
 // Watcher.Navigate, which must answer reason at once, and then evaluates
-// on the tab, refused with reason.
+// on the tab at once, refused with reason.
 func promptLoad(url func(t *testing.T, f *fixture) string, reason error) func(t *testing.T, f *fixture) outcome {
 	return func(t *testing.T, f *fixture) outcome {
 		u := url(t, f)
@@ -78,6 +78,6 @@ func promptLoad(url func(t *testing.T, f *fixture) string, reason error) func(t 
 			err = f.w.Navigate(within(t, 10*time.Second), u)
 		}
 		require.ErrorIs(t, err, reason)
-		return refused(reason)(t, f)
+		return f.eval(t, `() => 1`) // at once: Navigate's answer is the tab's state
 	}
 }
