@@ -131,7 +131,7 @@ func (t *Tab) frameTimeout(call *inflight, op string) error {
 	if a := t.b.cfg.Advice; a != nil {
 		remedy = a.FrameLazy
 	}
-	if f.URL != "" {
+	if f.URL != "" && f.URL != initialDocument {
 		te.Doing = "frame " + call.frame + " still loading " + tabstate.ShownURL(f.URL) + ": its server never answered"
 		te.Advice = "read the frames that loaded (Watcher.Frames)"
 		if a := t.b.cfg.Advice; a != nil {

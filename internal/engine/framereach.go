@@ -19,8 +19,10 @@ func (t *Tab) reachFrame(ctx context.Context, call *inflight) (*reach, error) {
 		changed := t.changed
 		// An out-of-process frame is there once its target has a URL; no
 		// navigation started in an in-process one means a lazy iframe, or
-		// one with no page, whose empty document is all it will hold.
-		blank := !f.OutOfProcess && !f.Committed && f.URL == ""
+		// one with no page, whose empty document is all it will hold. Chrome
+		// may report that empty document late, as about:blank: it is still
+		// the initial one, of an iframe that may ask for a page.
+		blank := !f.OutOfProcess && (!f.Committed && f.URL == "" || f.URL == initialDocument)
 		call.frameDoc, call.frameOOP = 0, f.OutOfProcess
 		if err == nil && (f.Committed || blank) {
 			call.frameDoc = doc
@@ -33,8 +35,6 @@ func (t *Tab) reachFrame(ctx context.Context, call *inflight) (*reach, error) {
 			return r, nil
 		case f.OutOfProcess && f.Committed:
 			return t.attachFrame(ctx, call)
-		case f.Committed:
-			return t.resolveFrame(ctx, call, false)
 		case blank:
 			if r, err := t.resolveFrame(ctx, call, true); r != nil || err != nil {
 				return r, err
@@ -42,6 +42,8 @@ func (t *Tab) reachFrame(ctx context.Context, call *inflight) (*reach, error) {
 			t.mu.Lock()
 			call.frameDoc = 0 // its iframe asks for a page: wait for it
 			t.mu.Unlock()
+		case f.Committed:
+			return t.resolveFrame(ctx, call, false)
 		}
 		call.waiting = true
 		select {
@@ -171,3 +173,6 @@ func (t *Tab) detachFrames(all bool) {
 		d()
 	}
 }
+
+// initialDocument is the URL of the empty document an iframe is born with.
+const initialDocument = "about:blank"

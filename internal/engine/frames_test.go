@@ -242,3 +242,33 @@ func TestFramesNoCalls(t *testing.T) {
 	require.NoError(t, fx.tab.Do(deadline(t), "", ok))
 	assert.Len(t, fx.f.Calls(), before, "listing frames and an eval on the tab send nothing")
 }
+
+// TestEvalFrameLateBlank holds that Chrome's late report of an iframe's
+// empty initial document (a commit of about:blank) does not make a lazy
+// iframe answer from it, while an iframe with no page does.
+func TestEvalFrameLateBlank(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		attrs []string
+		wait  bool
+	}{{"lazy", []string{"loading", "lazy", "src", "/inner"}, true}, {"no page", []string{"id", "e"}, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			fx := setup(t, enginetest.EventsFirst, engine.Config{})
+			fx.f.Push(enginetest.Page(sess, tabstate.FrameAttached{FrameID: frame, ParentID: target}),
+				enginetest.Page(sess, tabstate.FrameNavigated{FrameID: frame, ParentID: target, LoaderID: "L0", URL: "about:blank"}))
+			frameDocument(fx.f, tc.attrs...)
+			fx.f.Handle("Runtime.callFunctionOn", func(string, json.RawMessage) enginetest.Reply { return value("blank") })
+			ctx, cancel := context.WithTimeout(deadline(t), 300*time.Millisecond)
+			defer cancel()
+			_, err := fx.tab.EvalFrame(ctx, frame, `() => 1`, nil)
+			if !tc.wait {
+				require.NoError(t, err)
+				return
+			}
+			var te *tabstate.TimeoutError
+			require.ErrorAs(t, err, &te, "never the empty initial document")
+			assert.Contains(t, te.Doing, "never loaded a document")
+			assert.Zero(t, fx.f.Count("Runtime.callFunctionOn"))
+		})
+	}
+}
