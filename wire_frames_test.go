@@ -3,6 +3,7 @@ package tabguard_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -159,8 +160,19 @@ func TestFramesNoGoroutinePerFrame(t *testing.T) {
 			if mode.isolated {
 				b = testbrowser.SharedIsolated(t)
 			}
-			none := watchedGoroutines(t, b, srv, "/none", 0, mode.isolated)
-			many := watchedGoroutines(t, b, srv, "/many", manyFrames, mode.isolated)
+			// Measured in two rounds, each a tab with none and one with
+			// many side by side, keeping the round whose gap is least:
+			// goroutines of other work that start or end during a count
+			// move one round's gap, while a goroutine per frame would add
+			// manyFrames to every round's.
+			none, many := 0, math.MaxInt
+			for range 2 {
+				n := watchedGoroutines(t, b, srv, "/none", 0, mode.isolated)
+				m := watchedGoroutines(t, b, srv, "/many", manyFrames, mode.isolated)
+				if m-n < many-none {
+					none, many = n, m
+				}
+			}
 			t.Logf("goroutines a watched tab adds: %d with no iframe, %d with %d", none, many, manyFrames)
 			if many > none+slack {
 				t.Errorf("a watched tab with %d iframes adds %d goroutines; want at most %d, as one with none (%d) and %d more",
