@@ -112,8 +112,10 @@ func TestTraceCalls(t *testing.T) {
 			})
 		}, traced{Call: call(tabtrace.OpDo), Carried: true}},
 		{"crash in flight", func(fx *fixture) error {
-			time.AfterFunc(20*time.Millisecond, func() { fx.f.Push(crash("oom")...) })
-			return fx.tab.Do(deadline(t), engine.OpEval, hang)
+			return fx.tab.Do(deadline(t), engine.OpEval, func(ctx context.Context) error {
+				go fx.f.Push(crash("oom")...) // once the call is in flight
+				return hang(ctx)
+			})
 		}, traced{Call: call(tabtrace.OpEval), Outcome: tabtrace.OutcomeRefused, Reason: tabstate.ErrTabCrashed,
 			Refused: tabtrace.RefusedInFlight, Carried: true}},
 		{"crash, after the barrier", func(fx *fixture) error {
