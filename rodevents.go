@@ -68,7 +68,11 @@ func pageEvent(m *rod.Message) (tabstate.Event, bool) {
 	case "Network.loadingFailed":
 		var e proto.NetworkLoadingFailed
 		m.Load(&e)
-		return tabstate.LoadingFailed{RequestID: string(e.RequestID), ErrorText: e.ErrorText, Canceled: e.Canceled}, true
+		lf := tabstate.LoadingFailed{RequestID: string(e.RequestID), ErrorText: e.ErrorText, Canceled: e.Canceled}
+		if e.CorsErrorStatus != nil {
+			lf.CORSError = string(e.CorsErrorStatus.CorsError)
+		}
+		return lf, true
 	case "Page.javascriptDialogOpening":
 		var e proto.PageJavascriptDialogOpening
 		m.Load(&e)
@@ -90,6 +94,29 @@ func pageEvent(m *rod.Message) (tabstate.Event, bool) {
 		m.Load(&e)
 		return tabstate.DownloadProgress{GUID: e.GUID, State: string(e.State),
 			TotalBytes: int64(e.TotalBytes), ReceivedBytes: int64(e.ReceivedBytes)}, true
+	case "Fetch.requestPaused":
+		var e proto.FetchRequestPaused
+		if !m.Load(&e) || e.Request == nil {
+			return nil, false
+		}
+		return tabstate.RequestPaused{RequestID: string(e.RequestID), NetworkID: string(e.NetworkID), FrameID: string(e.FrameID),
+			URL: e.Request.URL, ResourceType: string(e.ResourceType)}, true
+	case "Fetch.authRequired":
+		var e proto.FetchAuthRequired
+		if !m.Load(&e) || e.Request == nil || e.AuthChallenge == nil {
+			return nil, false
+		}
+		c := e.AuthChallenge
+		return tabstate.AuthRequired{RequestID: string(e.RequestID), FrameID: string(e.FrameID), URL: e.Request.URL,
+			ResourceType: string(e.ResourceType), Origin: c.Origin, Scheme: string(c.Scheme), Realm: c.Realm, Source: string(c.Source)}, true
+	case "Security.certificateError":
+		var e proto.SecurityCertificateError
+		m.Load(&e)
+		return tabstate.CertificateError{EventID: e.EventID, ErrorType: e.ErrorType, URL: e.RequestURL}, true
+	case "Page.fileChooserOpened":
+		var e proto.PageFileChooserOpened
+		m.Load(&e)
+		return tabstate.FileChooserOpened{FrameID: string(e.FrameID), Mode: string(e.Mode), BackendNodeID: int(e.BackendNodeID)}, true
 	}
 	return nil, false
 }

@@ -2,6 +2,7 @@ package chromedpguard
 
 import (
 	"github.com/chromedp/cdproto/debugger"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
@@ -40,7 +41,11 @@ func pageEvent(ev any) (tabstate.Event, bool) {
 	case *page.EventFrameStoppedLoading:
 		return tabstate.StoppedLoading{FrameID: string(e.FrameID)}, true
 	case *network.EventLoadingFailed:
-		return tabstate.LoadingFailed{RequestID: string(e.RequestID), ErrorText: e.ErrorText, Canceled: e.Canceled}, true
+		lf := tabstate.LoadingFailed{RequestID: string(e.RequestID), ErrorText: e.ErrorText, Canceled: e.Canceled}
+		if e.CorsErrorStatus != nil {
+			lf.CORSError = string(e.CorsErrorStatus.CorsError)
+		}
+		return lf, true
 	case *page.EventJavascriptDialogOpening:
 		return tabstate.DialogOpening{Type: string(e.Type), Message: e.Message, DefaultPrompt: e.DefaultPrompt}, true
 	case *page.EventJavascriptDialogClosed:
@@ -49,6 +54,21 @@ func pageEvent(ev any) (tabstate.Event, bool) {
 		return tabstate.Paused{Reason: string(e.Reason)}, true
 	case *debugger.EventResumed:
 		return tabstate.Resumed{}, true
+	case *fetch.EventRequestPaused:
+		if e.Request == nil {
+			return nil, false
+		}
+		return tabstate.RequestPaused{RequestID: string(e.RequestID), NetworkID: string(e.NetworkID), FrameID: string(e.FrameID),
+			URL: e.Request.URL, ResourceType: string(e.ResourceType)}, true
+	case *fetch.EventAuthRequired:
+		if e.Request == nil || e.AuthChallenge == nil {
+			return nil, false
+		}
+		c := e.AuthChallenge
+		return tabstate.AuthRequired{RequestID: string(e.RequestID), FrameID: string(e.FrameID), URL: e.Request.URL,
+			ResourceType: string(e.ResourceType), Origin: c.Origin, Scheme: string(c.Scheme), Realm: c.Realm, Source: string(c.Source)}, true
+	case *page.EventFileChooserOpened:
+		return tabstate.FileChooserOpened{FrameID: string(e.FrameID), Mode: string(e.Mode), BackendNodeID: int(e.BackendNodeID)}, true
 	}
 	return nil, false
 }

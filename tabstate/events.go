@@ -50,6 +50,9 @@ type NavigatedWithinDocument struct{ FrameID, URL string }
 type LoadingFailed struct {
 	RequestID, ErrorText string
 	Canceled             bool
+	// CORSError is Chrome's corsErrorStatus.corsError, such as
+	// "LocalNetworkAccessPermissionDenied", when CORS blocked the request.
+	CORSError string
 }
 
 // DialogOpening is Page.javascriptDialogOpening: Type is "alert",
@@ -121,6 +124,10 @@ var Methods = map[string]bool{
 	"Browser.downloadProgress":           true,
 	"Page.downloadWillBegin":             true,
 	"Page.downloadProgress":              true,
+	"Fetch.requestPaused":                true,
+	"Fetch.authRequired":                 true,
+	"Security.certificateError":          true,
+	"Page.fileChooserOpened":             true,
 }
 
 // Decode builds the Event for a CDP method and its raw JSON params. It
@@ -174,9 +181,10 @@ func Decode(method string, params []byte) (Event, bool) {
 		var p struct {
 			RequestID, ErrorText string
 			Canceled             bool
+			CORSErrorStatus      struct{ CORSError string }
 		}
 		err = json.Unmarshal(params, &p)
-		ev = LoadingFailed{RequestID: p.RequestID, ErrorText: p.ErrorText, Canceled: p.Canceled}
+		ev = LoadingFailed{RequestID: p.RequestID, ErrorText: p.ErrorText, Canceled: p.Canceled, CORSError: p.CORSErrorStatus.CORSError}
 	case "Page.javascriptDialogOpening":
 		var p struct{ Type, Message, DefaultPrompt string }
 		err = json.Unmarshal(params, &p)
@@ -208,6 +216,37 @@ func Decode(method string, params []byte) (Event, bool) {
 		}
 		err = json.Unmarshal(params, &p)
 		ev = DownloadProgress{GUID: p.GUID, State: p.State, TotalBytes: int64(p.TotalBytes), ReceivedBytes: int64(p.ReceivedBytes)}
+	case "Fetch.requestPaused":
+		var p struct {
+			RequestID, NetworkID, FrameID, ResourceType string
+			Request                                     struct{ URL string }
+		}
+		err = json.Unmarshal(params, &p)
+		ev = RequestPaused{RequestID: p.RequestID, NetworkID: p.NetworkID, FrameID: p.FrameID, URL: p.Request.URL, ResourceType: p.ResourceType}
+	case "Fetch.authRequired":
+		var p struct {
+			RequestID, FrameID, ResourceType string
+			Request                          struct{ URL string }
+			AuthChallenge                    struct{ Origin, Scheme, Realm, Source string }
+		}
+		err = json.Unmarshal(params, &p)
+		c := p.AuthChallenge
+		ev = AuthRequired{RequestID: p.RequestID, FrameID: p.FrameID, URL: p.Request.URL, ResourceType: p.ResourceType,
+			Origin: c.Origin, Scheme: c.Scheme, Realm: c.Realm, Source: c.Source}
+	case "Security.certificateError":
+		var p struct {
+			EventID               int
+			ErrorType, RequestURL string
+		}
+		err = json.Unmarshal(params, &p)
+		ev = CertificateError{EventID: p.EventID, ErrorType: p.ErrorType, URL: p.RequestURL}
+	case "Page.fileChooserOpened":
+		var p struct {
+			FrameID, Mode string
+			BackendNodeID int
+		}
+		err = json.Unmarshal(params, &p)
+		ev = FileChooserOpened{FrameID: p.FrameID, Mode: p.Mode, BackendNodeID: p.BackendNodeID}
 	default:
 		return nil, false
 	}
