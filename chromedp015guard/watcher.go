@@ -59,6 +59,20 @@ type Options struct {
 	// where a browser left alone saves into its user's Downloads folder.
 	// A navigation that becomes a download gives ErrDownload either way.
 	DownloadDir string
+	// Credentials, when set, answers each request for credentials (HTTP
+	// authentication: a server's 401, a proxy's 407) of a document a
+	// watched tab loads: its page or an iframe's. The tab holds the
+	// document request (the Fetch domain, for documents only) until the
+	// callback returns, under the eval timeout. Credentials it returns are
+	// given once: when the server asks again, they were refused. No
+	// credentials or an error gives none. Either way the server's own
+	// answer (usually its 401 page) commits, and Navigate or Reload returns
+	// ErrCredentialsRefused or ErrSignInRequired, naming the origin and
+	// realm, never the credentials. nil, the default, enables nothing:
+	// the browser refuses every sign-in itself (ErrSignInRequired), at no
+	// cost to other loads. A sign-in asked for by a subresource, such as an
+	// image, is refused either way.
+	Credentials func(ctx context.Context, s SignIn) (Credentials, error)
 	// Advice, when set, words the remedy every error names in the
 	// program's own terms, for errors shown to people or agents who call
 	// something else than this package: an MCP server's tools, an HTTP

@@ -55,6 +55,10 @@ var (
 	// ErrSignInRequired reports that the server asked for credentials (a
 	// 401 challenge) and the browser gave none; it is an ErrNoDocument too.
 	ErrSignInRequired = tabstate.ErrSignInRequired
+	// ErrCredentialsRefused reports that the server refused the
+	// credentials Options.Credentials gave (it asked again): the tab shows
+	// the server's answer, usually its 401 page; it is an ErrNoDocument too.
+	ErrCredentialsRefused = tabstate.ErrCredentialsRefused
 	// ErrCertificate reports that the server's TLS certificate was refused;
 	// it is an ErrNoDocument too.
 	ErrCertificate = tabstate.ErrCertificate

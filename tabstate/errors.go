@@ -161,7 +161,9 @@ func (e *BlockedError) Advice() string {
 	case ErrTerminated, ErrNavigated:
 		return "retry the eval"
 	case ErrSignInRequired:
-		return "the page needs credentials, which the browser did not give: navigate to another page (Watcher.Navigate)"
+		return "the page needs credentials: give them with Options.Credentials, or navigate to another page (Watcher.Navigate)"
+	case ErrCredentialsRefused:
+		return "the server refused the credentials Options.Credentials gave: fix them, or navigate to another page (Watcher.Navigate)"
 	case ErrCertificate:
 		return "the browser does not trust the server's certificate: fix the server's certificate, or navigate to another page (Watcher.Navigate)"
 	case ErrClientCertificate:
@@ -179,8 +181,9 @@ func (e *BlockedError) Advice() string {
 // Unwrap returns the Reason, so errors.Is(err, ErrTabCrashed) works.
 func (e *BlockedError) Unwrap() error { return e.Reason }
 
-// Is makes a load stopped at a prompt (ErrSignInRequired, ErrCertificate,
-// ErrClientCertificate) match ErrNoDocument too.
+// Is makes a load stopped at a prompt (ErrSignInRequired,
+// ErrCredentialsRefused, ErrCertificate, ErrClientCertificate) match
+// ErrNoDocument too.
 func (e *BlockedError) Is(target error) bool {
 	return target == ErrNoDocument && noDocument(e.Reason)
 }

@@ -57,5 +57,6 @@ func LoadFailure(rawURL, errorText string) *BlockedError {
 // noDocument reports whether reason is one a failed load has: the tab
 // holds no document of its page.
 func noDocument(reason error) bool {
-	return reason == ErrNoDocument || reason == ErrSignInRequired || reason == ErrCertificate || reason == ErrClientCertificate
+	return reason == ErrNoDocument || reason == ErrSignInRequired || reason == ErrCredentialsRefused ||
+		reason == ErrCertificate || reason == ErrClientCertificate
 }

@@ -46,3 +46,18 @@ func TestShownURL(t *testing.T) {
 	err := tabstate.Blocked(tabstate.State{URL: "http://agent:hunter2@127.0.0.1:1/", LoadError: "net::ERR_CONNECTION_REFUSED"})
 	assert.NotContains(t, err.Error(), "hunter2")
 }
+
+func TestSignInRefused(t *testing.T) {
+	s := tabstate.SignIn{Origin: "http://127.0.0.1:8080", Realm: "staff", Scheme: "basic"}
+	err := tabstate.SignInRefused("http://127.0.0.1:8080/a", s, false)
+	assert.ErrorIs(t, err, tabstate.ErrSignInRequired)
+	assert.ErrorIs(t, err, tabstate.ErrNoDocument)
+	assert.Equal(t, `sign-in required: http://127.0.0.1:8080 (realm "staff"): the page needs credentials: give them with Options.Credentials, or navigate to another page (Watcher.Navigate)`, err.Error())
+
+	s.Proxy = true
+	err = tabstate.SignInRefused("http://127.0.0.1:8080/a", s, true)
+	assert.ErrorIs(t, err, tabstate.ErrCredentialsRefused)
+	assert.ErrorIs(t, err, tabstate.ErrNoDocument)
+	assert.NotErrorIs(t, err, tabstate.ErrSignInRequired)
+	assert.Contains(t, err.Error(), `credentials refused: proxy http://127.0.0.1:8080 (realm "staff")`)
+}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"log/slog"
 	"time"
@@ -33,6 +34,10 @@ type Config struct {
 	AskBeforeClose bool
 	// DownloadDir is where the browser saves downloads; empty denies them.
 	DownloadDir string
+	// Credentials, when set, answers each server's request for
+	// credentials of a tab's documents; nil leaves them to the browser,
+	// which refuses them (signin.go).
+	Credentials func(ctx context.Context, s tabstate.SignIn) (tabstate.Credentials, error)
 
 	// Calls names the backend's own calls in advice.
 	Calls Calls

@@ -104,6 +104,7 @@ func (t *Tab) reload(ctx context.Context) error {
 // commit. start returns the navigation's loader ID when Chrome gives one,
 // and done when there is nothing to wait for.
 func (t *Tab) load(ctx context.Context, op string, start func(context.Context) (loader string, done bool, err error)) error {
+	signIns := t.signInsRefused()
 	err := t.change(ctx, op, allowRecovery, func(ctx context.Context) error {
 		t.mu.Lock()
 		n0 := t.tab.Navigations()
@@ -116,7 +117,11 @@ func (t *Tab) load(ctx context.Context, op string, start func(context.Context) (
 		if done {
 			return nil
 		}
-		return t.awaitCommit(ctx, loader, n0, c0)
+		if err := t.awaitCommit(ctx, loader, n0, c0); err != nil {
+			return err
+		}
+		// The server's answer to a refused sign-in committed in its place.
+		return t.signInSince(signIns)
 	})
 	var te *tabstate.TimeoutError
 	if errors.As(err, &te) {

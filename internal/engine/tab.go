@@ -55,6 +55,8 @@ type Tab struct {
 	// downloadsBegun so far (download.go).
 	downloads      []*download
 	downloadsBegun uint64
+	// sign is what the tab remembers of its sign-ins (signin.go).
+	sign signIns
 }
 
 // Watch starts following the tab h and learns its state as it is now (see
@@ -178,6 +180,10 @@ func (t *Tab) Apply(ev tabstate.Event) {
 	case tabstate.DownloadWillBegin, tabstate.DownloadProgress:
 		t.mu.Unlock()
 		t.b.Download(ev) // the page session's twin of the browser's event
+		return
+	case tabstate.RequestPaused, tabstate.AuthRequired:
+		t.fetchEvent(ev)
+		t.mu.Unlock()
 		return
 	}
 	before := t.tab.State()
