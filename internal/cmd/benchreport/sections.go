@@ -378,4 +378,4 @@ var sections = append([]section{{
 	goals: []goal{
 		{"otelguard: traced eval's median at most 1.10x page.Eval's", otelEval, "otel-p50-ratio", "%.3f", true, 1.10},
 	},
-}}, frameSections...)
+}}, append(frameSections, promptSections...)...)
