@@ -1,6 +1,7 @@
 package tabguard_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
@@ -49,6 +50,19 @@ func promptFaults() map[string]rodFault {
 				return out
 			},
 			recover: newTab,
+		},
+		"credentials refused by the server": {
+			fault: func(t *testing.T, f *fixture) outcome {
+				// A second watcher of the tab, which gives credentials.
+				opts := &tabguard.Options{EvalTimeout: 10 * time.Second,
+					Credentials: func(context.Context, tabguard.SignIn) (tabguard.Credentials, error) {
+						return tabguard.Credentials{Username: faultrows.SignInUser, Password: "not-the-password"}, nil
+					}}
+				w := watch(t, f.page, opts)
+				start := time.Now()
+				err := w.Navigate(testbrowser.Context(t, 10*time.Second), f.srv.URL+faultrows.SignInPath)
+				return outcome{err: err, elapsed: time.Since(start)}
+			},
 		},
 		"navigation becomes a download": {
 			fault: func(t *testing.T, f *fixture) outcome {

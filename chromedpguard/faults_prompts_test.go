@@ -1,6 +1,7 @@
 package chromedpguard_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
@@ -51,6 +52,19 @@ func promptFaults() map[string]cdpFault {
 				return out
 			},
 			recover: func(t *testing.T, f *fixture) *chromedpguard.Watcher { return f.openTab(t) },
+		},
+		"credentials refused by the server": {
+			fault: func(t *testing.T, f *fixture) outcome {
+				// A second watcher of the tab, which gives credentials.
+				opts := &chromedpguard.Options{EvalTimeout: 10 * time.Second,
+					Credentials: func(context.Context, chromedpguard.SignIn) (chromedpguard.Credentials, error) {
+						return chromedpguard.Credentials{Username: faultrows.SignInUser, Password: "not-the-password"}, nil
+					}}
+				w := watch(t, f.tab, opts)
+				start := time.Now()
+				err := w.Navigate(within(t, 10*time.Second), f.srv.URL+faultrows.SignInPath)
+				return outcome{err: err, elapsed: time.Since(start)}
+			},
 		},
 		"navigation becomes a download": {
 			fault: func(t *testing.T, f *fixture) outcome {

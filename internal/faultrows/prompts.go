@@ -73,6 +73,14 @@ func promptRows() []Row {
 			Msg: []string{"sign-in required: net::ERR_INVALID_AUTH_CREDENTIALS for 127.0.0.1:", "the page needs credentials"},
 		},
 		{
+			// Options.Credentials gives credentials the server refuses: it
+			// asks again, and the engine answers with none, so the server's
+			// 401 page commits and answers the next eval.
+			Name: "credentials refused by the server", EvalTimeout: navigateTimeout,
+			Want: tabstate.ErrCredentialsRefused, Fast: true,
+			Msg: []string{`credentials refused: http://127.0.0.1:`, ` (realm "tabguard"): the server refused the credentials Options.Credentials gave`},
+		},
+		{
 			Name: "untrusted certificate", Path: "-", EvalTimeout: navigateTimeout,
 			Want: tabstate.ErrCertificate, Fast: true,
 			Msg: []string{"certificate error: net::ERR_CERT_AUTHORITY_INVALID for 127.0.0.1:", "the browser does not trust the server's certificate"},
