@@ -59,6 +59,20 @@ type Options struct {
 	// where a browser left alone saves into its user's Downloads folder.
 	// A navigation that becomes a download gives ErrDownload either way.
 	DownloadDir string
+	// Permissions grants browser permissions to origins. Every permission
+	// a browser asks its user about (tabstate.PromptingPermissions: notifications,
+	// geolocation, camera, microphone, local network access...) is denied
+	// for every origin as the BrowserWatcher starts (Browser.setPermission,
+	// for the browser's default context), so no page waits on a permission
+	// bubble, which headed Chrome shows with no CDP event and leaves
+	// pending; each grant then grants its names to its origin, and nothing
+	// else is granted. A grant with an origin that is not scheme://host[:port]
+	// or a name not in that list fails the watcher's start with
+	// ErrInvalidArgument, as does a grant the browser refuses; a denial the
+	// browser refuses because it knows no such permission (an older
+	// Chrome) is skipped and logged. Chrome keeps these settings while the
+	// DevTools connection that set them is open.
+	Permissions []PermissionGrant
 	// Advice, when set, words the remedy every error names in the
 	// program's own terms, for errors shown to people or agents who call
 	// something else than this package: an MCP server's tools, an HTTP

@@ -33,6 +33,9 @@ type Config struct {
 	AskBeforeClose bool
 	// DownloadDir is where the browser saves downloads; empty denies them.
 	DownloadDir string
+	// Permissions are granted as the browser starts; every other prompting
+	// permission is denied (permissions.go).
+	Permissions []tabstate.PermissionGrant
 
 	// Calls names the backend's own calls in advice.
 	Calls Calls

@@ -55,6 +55,9 @@ type Tab struct {
 	// downloadsBegun so far (download.go).
 	downloads      []*download
 	downloadsBegun uint64
+	// lna is what the tab's events told of denied local network
+	// requests (permissions.go).
+	lna localNetwork
 }
 
 // Watch starts following the tab h and learns its state as it is now (see
@@ -174,11 +177,20 @@ func (t *Tab) Apply(ev tabstate.Event) {
 		t.mu.Unlock()
 		return
 	}
-	switch ev.(type) {
+	switch e := ev.(type) {
 	case tabstate.DownloadWillBegin, tabstate.DownloadProgress:
 		t.mu.Unlock()
 		t.b.Download(ev) // the page session's twin of the browser's event
 		return
+	case tabstate.CORSIssue:
+		t.corsIssue(e)
+		t.broadcast()
+		t.mu.Unlock()
+		return
+	case tabstate.LoadingFailed:
+		if e.CORSError == tabstate.CORSLocalNetworkDenied {
+			t.deniedRequest(e.RequestID)
+		}
 	}
 	before := t.tab.State()
 	change := t.tab.Apply(ev)
