@@ -88,8 +88,10 @@ func permission(name, setting, origin string) permissionParams {
 // exception during which a denial came is answered ErrLocalNetworkDenied;
 // the first time on a tab, Audits is enabled to learn the URL (and left on:
 // the session may be the program's, which may use it too). A call that
-// succeeded stays a success, and nothing is sent, nor waited for, when no
-// denial came.
+// succeeded stays a success and costs nothing more; one that threw costs
+// nothing more unless a denial came, but for a network error's exception
+// on a driver whose events can trail its replies (Syncer), which is synced
+// first.
 
 // keptDenials bounds how many denied requests a tab remembers.
 const keptDenials = 8
