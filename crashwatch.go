@@ -81,10 +81,11 @@ type Options struct {
 	// pending; each grant then grants its names to its origin, and nothing
 	// else is granted. A grant with an origin that is not scheme://host[:port]
 	// or a name not in that list fails the watcher's start with
-	// ErrInvalidArgument, as does a grant the browser refuses; a denial the
-	// browser refuses because it knows no such permission (an older
-	// Chrome) is skipped and logged. Chrome keeps these settings while the
-	// DevTools connection that set them is open.
+	// ErrInvalidArgument, before anything is sent; a grant the browser
+	// refuses fails it with the browser's error. A denial the browser
+	// refuses because it knows no such permission (an older Chrome, which
+	// never asks for it) is skipped and logged at Info. Chrome keeps these
+	// settings while the DevTools connection that set them is open.
 	Permissions []PermissionGrant
 	// Advice, when set, words the remedy every error names in the
 	// program's own terms, for errors shown to people or agents who call
