@@ -55,6 +55,12 @@ var (
 	// kept its document, and Detail names the file and whether it was
 	// denied or where it was saved (Options.DownloadDir).
 	ErrDownload = tabstate.ErrDownload
+	// ErrLocalNetworkDenied reports that a script's request to this
+	// machine or the local network, from a page of a more public address
+	// space, was denied: the call's script ended with an exception, and
+	// Detail names the permission (loopback-network or local-network) and
+	// the host; Options.Permissions grants it to the page's origin.
+	ErrLocalNetworkDenied = tabstate.ErrLocalNetworkDenied
 )
 
 // TabState is what is known of a tab's health; see [tabstate.State]. The

@@ -50,6 +50,10 @@ func (d *driver) Classify(err error) engine.Failure {
 	if errors.As(err, &ce) {
 		return engine.Failure{Kind: engine.Protocol, Code: int64(ce.Code), Message: ce.Message}
 	}
+	var ee *rod.EvalError
+	if errors.As(err, &ee) && ee.RuntimeExceptionDetails != nil {
+		return engine.Failure{Kind: engine.Exception, Message: exceptionText(ee.Text, ee.Exception)}
+	}
 	if reason, lost := cdpws.LostReason(err); lost {
 		return engine.Failure{Kind: engine.Lost, Reason: reason}
 	}
@@ -129,12 +133,21 @@ func exception(details json.RawMessage) error {
 	return &rod.EvalError{RuntimeExceptionDetails: &d}
 }
 
+// exceptionText is an exception's text and, when Chrome describes the
+// thrown value, its description: "Uncaught TypeError: Failed to fetch".
+func exceptionText(text string, thrown *proto.RuntimeRemoteObject) string {
+	if thrown == nil || thrown.Description == "" {
+		return text
+	}
+	return text + ": " + thrown.Description
+}
+
 // config is the engine's configuration of o; sink takes the changes.
 func (o *Options) config(sink engine.Sink) engine.Config {
 	return engine.Config{
 		EvalTimeout: o.EvalTimeout, Logger: o.Logger, TerminateOnTimeout: o.TerminateOnTimeout,
 		Dialogs: o.Dialogs, Notice: o.DOMNotice, Heartbeat: o.Heartbeat, URLs: o.URLs, AskBeforeClose: o.AskBeforeClose,
-		Exception: exception, Sink: sink, Advice: o.Advice, Trace: o.Trace, DownloadDir: o.DownloadDir, Credentials: o.Credentials,
+		Exception: exception, Sink: sink, Advice: o.Advice, Trace: o.Trace, DownloadDir: o.DownloadDir, Credentials: o.Credentials, Permissions: o.Permissions,
 		Calls: engine.Calls{BringToFront: "proto.PageBringToFront", SetWebLifecycleState: "proto.PageSetWebLifecycleState"},
 	}
 }

@@ -113,6 +113,21 @@ func pageEvent(m *rod.Message) (tabstate.Event, bool) {
 		var e proto.SecurityCertificateError
 		m.Load(&e)
 		return tabstate.CertificateError{EventID: e.EventID, ErrorType: e.ErrorType, URL: e.RequestURL}, true
+	case "Audits.issueAdded":
+		var e proto.AuditsIssueAdded
+		if !m.Load(&e) || e.Issue == nil || e.Issue.Code != proto.AuditsInspectorIssueCodeCorsIssue ||
+			e.Issue.Details == nil || e.Issue.Details.CorsIssueDetails == nil {
+			return nil, false
+		}
+		d := e.Issue.Details.CorsIssueDetails
+		issue := tabstate.CORSIssue{}
+		if d.Request != nil {
+			issue.RequestID, issue.URL = string(d.Request.RequestID), d.Request.URL
+		}
+		if d.CorsErrorStatus != nil {
+			issue.CORSError = string(d.CorsErrorStatus.CorsError)
+		}
+		return issue, true
 	case "Page.fileChooserOpened":
 		var e proto.PageFileChooserOpened
 		m.Load(&e)

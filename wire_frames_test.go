@@ -23,6 +23,7 @@ import (
 	"github.com/tabguard/tabguard"
 	"github.com/tabguard/tabguard/internal/faultrows"
 	"github.com/tabguard/tabguard/internal/testbrowser"
+	"github.com/tabguard/tabguard/tabstate"
 )
 
 // recorder is rod's CDP client on a connection of its own to the shared
@@ -98,13 +99,19 @@ func TestWireFramesAddNoMessage(t *testing.T) {
 	want := []string{
 		"browser Browser.getVersion",          // WatchBrowser: does the transport take the events (Connect)?
 		"browser Browser.setDownloadBehavior", // the download policy, once
-		"browser Target.getTargetInfo",        // the tab's URL
-		"browser Target.getTargets",           // the browser's tabs
-		"tab Inspector.enable",                // a crash before Watch
-		"tab Network.enable",                  // load failures
-		"tab Page.getNavigationHistory",       // is the URL committed?
-		"tab Runtime.evaluate",                // readyState and location: loaded, or an error page?
 	}
+	for range tabstate.PromptingPermissions() {
+		want = append(want, "browser Browser.setPermission") // the permission policy, once
+	}
+	want = append(want,
+		"browser Target.getTargetInfo",              // the tab's URL
+		"browser Target.getTargets",                 // the browser's tabs
+		"tab Inspector.enable",                      // a crash before Watch
+		"tab Network.enable",                        // load failures
+		"tab Page.addScriptToEvaluateOnNewDocument", // print replaced
+		"tab Page.getNavigationHistory",             // is the URL committed?
+		"tab Runtime.evaluate",                      // readyState and location: loaded, or an error page?
+	)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("commands Watch sent mismatch (-want +got):\n%s", diff)
 	}

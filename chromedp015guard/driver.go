@@ -98,6 +98,10 @@ func (d *driver) Classify(err error) engine.Failure {
 	if errors.Is(err, chromedp.ErrChannelClosed) {
 		return engine.Failure{Kind: engine.Lost}
 	}
+	var ed *runtime.ExceptionDetails
+	if errors.As(err, &ed) {
+		return engine.Failure{Kind: engine.Exception, Message: exceptionText(ed)}
+	}
 	if reason, lost := cdpws.LostReason(err); lost {
 		return engine.Failure{Kind: engine.Lost, Reason: reason}
 	}
@@ -147,6 +151,15 @@ func exception(details json.RawMessage) error {
 	return d
 }
 
+// exceptionText is an exception's text and, when Chrome describes the
+// thrown value, its description: "Uncaught TypeError: Failed to fetch".
+func exceptionText(d *runtime.ExceptionDetails) string {
+	if d.Exception == nil || d.Exception.Description == "" {
+		return d.Text
+	}
+	return d.Text + ": " + d.Exception.Description
+}
+
 // config is the engine's configuration of o; sink takes the changes.
 // chromedp asks for the browser-wide target events only for the first tab
 // of a browser it starts, so the engine asks again.
@@ -154,7 +167,7 @@ func (o *Options) config(sink engine.Sink) engine.Config {
 	return engine.Config{
 		EvalTimeout: o.EvalTimeout, Logger: o.Logger, TerminateOnTimeout: o.TerminateOnTimeout,
 		Dialogs: o.Dialogs, Notice: o.DOMNotice, Heartbeat: o.Heartbeat, URLs: o.URLs, AskBeforeClose: o.AskBeforeClose,
-		Exception: exception, Sink: sink, DiscoverTargets: true, Advice: o.Advice, Trace: o.Trace, DownloadDir: o.DownloadDir, Credentials: o.Credentials,
+		Exception: exception, Sink: sink, DiscoverTargets: true, Advice: o.Advice, Trace: o.Trace, DownloadDir: o.DownloadDir, Credentials: o.Credentials, Permissions: o.Permissions,
 		Calls: engine.Calls{BringToFront: "page.BringToFront", SetWebLifecycleState: "page.SetWebLifecycleState",
 			TerminateExecution: "runtime.TerminateExecution"},
 	}

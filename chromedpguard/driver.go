@@ -57,6 +57,10 @@ func (d *driver) Classify(err error) engine.Failure {
 	case errors.Is(err, chromedp.ErrTargetDetached):
 		return engine.Failure{Kind: engine.Detached}
 	}
+	var ee *chromedp.ExceptionError
+	if errors.As(err, &ee) && ee.ExceptionDetails != nil {
+		return engine.Failure{Kind: engine.Exception, Message: exceptionText(ee.ExceptionDetails)}
+	}
 	if reason, lost := cdpws.LostReason(err); lost {
 		return engine.Failure{Kind: engine.Lost, Reason: reason}
 	}
@@ -162,6 +166,15 @@ func exception(details json.RawMessage) error {
 	return &chromedp.ExceptionError{ExceptionDetails: &d}
 }
 
+// exceptionText is an exception's text and, when Chrome describes the
+// thrown value, its description: "Uncaught TypeError: Failed to fetch".
+func exceptionText(d *runtime.ExceptionDetails) string {
+	if d.Exception == nil || d.Exception.Description == "" {
+		return d.Text
+	}
+	return d.Text + ": " + d.Exception.Description
+}
+
 // config is the engine's configuration of o; sink takes the changes.
 // chromedp asks for the browser-wide target events only for the first
 // tab of a browser it starts, so the engine asks again.
@@ -169,7 +182,7 @@ func (o *Options) config(sink engine.Sink) engine.Config {
 	return engine.Config{
 		EvalTimeout: o.EvalTimeout, Logger: o.Logger, TerminateOnTimeout: o.TerminateOnTimeout,
 		Dialogs: o.Dialogs, Notice: o.DOMNotice, Heartbeat: o.Heartbeat, URLs: o.URLs, AskBeforeClose: o.AskBeforeClose,
-		Exception: exception, Sink: sink, Advice: o.Advice, Trace: o.Trace, DiscoverTargets: true, DownloadDir: o.DownloadDir, Credentials: o.Credentials,
+		Exception: exception, Sink: sink, Advice: o.Advice, Trace: o.Trace, DiscoverTargets: true, DownloadDir: o.DownloadDir, Credentials: o.Credentials, Permissions: o.Permissions,
 		Calls: engine.Calls{BringToFront: "page.BringToFront", SetWebLifecycleState: "page.SetWebLifecycleState",
 			TerminateExecution: "runtime.TerminateExecution"},
 	}

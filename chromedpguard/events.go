@@ -1,6 +1,7 @@
 package chromedpguard
 
 import (
+	"github.com/chromedp/cdproto/audits"
 	"github.com/chromedp/cdproto/debugger"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/inspector"
@@ -67,6 +68,19 @@ func pageEvent(ev any) (tabstate.Event, bool) {
 		c := e.AuthChallenge
 		return tabstate.AuthRequired{RequestID: string(e.RequestID), FrameID: string(e.FrameID), URL: e.Request.URL,
 			ResourceType: string(e.ResourceType), Origin: c.Origin, Scheme: string(c.Scheme), Realm: c.Realm, Source: string(c.Source)}, true
+	case *audits.EventIssueAdded:
+		if e.Issue == nil || e.Issue.Code != audits.InspectorIssueCodeCorsIssue || e.Issue.Details == nil || e.Issue.Details.CorsIssueDetails == nil {
+			return nil, false
+		}
+		d := e.Issue.Details.CorsIssueDetails
+		issue := tabstate.CORSIssue{}
+		if d.Request != nil {
+			issue.RequestID, issue.URL = string(d.Request.RequestID), d.Request.URL
+		}
+		if d.CorsErrorStatus != nil {
+			issue.CORSError = string(d.CorsErrorStatus.CorsError)
+		}
+		return issue, true
 	case *page.EventFileChooserOpened:
 		return tabstate.FileChooserOpened{FrameID: string(e.FrameID), Mode: string(e.Mode), BackendNodeID: int(e.BackendNodeID)}, true
 	}

@@ -73,6 +73,12 @@ func promptFaults() map[string]cdpFault {
 				return outcome{err: err, elapsed: time.Since(start)}
 			},
 		},
+		"a page asks for a permission": {
+			fault: func(t *testing.T, f *fixture) outcome { return f.eval(t, faultrows.NotificationJS) },
+		},
+		"a page calls print()": {
+			fault: func(t *testing.T, f *fixture) outcome { return f.eval(t, faultrows.PrintJS) },
+		},
 	}
 }
 

@@ -73,6 +73,21 @@ type Options struct {
 	// cost to other loads. A sign-in asked for by a subresource, such as an
 	// image, is refused either way.
 	Credentials func(ctx context.Context, s SignIn) (Credentials, error)
+	// Permissions grants browser permissions to origins. Every permission
+	// a browser asks its user about (tabstate.PromptingPermissions: notifications,
+	// geolocation, camera, microphone, local network access...) is denied
+	// for every origin as the BrowserWatcher starts (Browser.setPermission,
+	// for the browser's default context), so no page waits on a permission
+	// bubble, which headed Chrome shows with no CDP event and leaves
+	// pending; each grant then grants its names to its origin, and nothing
+	// else is granted. A grant with an origin that is not scheme://host[:port]
+	// or a name not in that list fails the watcher's start with
+	// ErrInvalidArgument, before anything is sent; a grant the browser
+	// refuses fails it with the browser's error. A denial the browser
+	// refuses because it knows no such permission (an older Chrome, which
+	// never asks for it) is skipped and logged at Info. Chrome keeps these
+	// settings while the DevTools connection that set them is open.
+	Permissions []PermissionGrant
 	// Advice, when set, words the remedy every error names in the
 	// program's own terms, for errors shown to people or agents who call
 	// something else than this package: an MCP server's tools, an HTTP

@@ -170,6 +170,8 @@ func (e *BlockedError) Advice() string {
 		return "the browser has no certificate to give: navigate to another page (Watcher.Navigate)"
 	case ErrDownload:
 		return downloadAdvice(e.Detail)
+	case ErrLocalNetworkDenied:
+		return localNetworkAdvice(e.Detail)
 	case ErrFrameCrashed:
 		return "reload the tab (Watcher.Reload)"
 	case ErrFrameDetached:

@@ -128,6 +128,7 @@ var Methods = map[string]bool{
 	"Fetch.authRequired":                 true,
 	"Security.certificateError":          true,
 	"Page.fileChooserOpened":             true,
+	"Audits.issueAdded":                  true,
 }
 
 // Decode builds the Event for a CDP method and its raw JSON params. It
@@ -247,6 +248,8 @@ func Decode(method string, params []byte) (Event, bool) {
 		}
 		err = json.Unmarshal(params, &p)
 		ev = FileChooserOpened{FrameID: p.FrameID, Mode: p.Mode, BackendNodeID: p.BackendNodeID}
+	case "Audits.issueAdded":
+		return decodeIssue(params)
 	default:
 		return nil, false
 	}

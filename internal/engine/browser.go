@@ -66,11 +66,15 @@ func NewBrowser(d Driver, cfg Config) *Browser {
 	return b
 }
 
-// Start sets the browser's download policy (see download.go), lists its
+// Start sets the browser's download and permission policies (see
+// download.go, permissions.go), lists its
 // page targets (asking for the browser-wide target events first when
 // Config.DiscoverTargets says so) and starts the heartbeat. A browser that
 // went away gives ErrBrowserGone.
 func (b *Browser) Start(ctx context.Context) error {
+	if err := tabstate.CheckPermissionGrants(b.cfg.Permissions); err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	var err error
@@ -80,6 +84,11 @@ func (b *Browser) Start(ctx context.Context) error {
 	if err == nil {
 		if err = b.downloadPolicy(ctx); err != nil && !b.lost() && b.d.Classify(err).Kind != Lost {
 			return fmt.Errorf("watch browser: set its download policy: %w", err)
+		}
+	}
+	if err == nil {
+		if err = b.permissionPolicy(ctx); err != nil && !b.lost() && b.d.Classify(err).Kind != Lost {
+			return fmt.Errorf("watch browser: set its permission policy: %w", err)
 		}
 	}
 	var res targetsResult

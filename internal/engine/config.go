@@ -38,6 +38,9 @@ type Config struct {
 	// credentials of a tab's documents; nil leaves them to the browser,
 	// which refuses them (signin.go).
 	Credentials func(ctx context.Context, s tabstate.SignIn) (tabstate.Credentials, error)
+	// Permissions are granted as the browser starts; every other prompting
+	// permission is denied (permissions.go).
+	Permissions []tabstate.PermissionGrant
 
 	// Calls names the backend's own calls in advice.
 	Calls Calls

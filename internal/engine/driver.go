@@ -54,13 +54,16 @@ const (
 	Detached
 	// Lost means the connection to the browser is gone; Reason says why.
 	Lost
+	// Exception is a script's JavaScript exception; Message is its text,
+	// such as "TypeError: Failed to fetch".
+	Exception
 )
 
 // Failure is what [Driver.Classify] found in an error.
 type Failure struct {
 	Kind    FailureKind
 	Code    int64  // for Protocol
-	Message string // for Protocol
+	Message string // for Protocol and Exception
 	Reason  string // for Lost
 }
 

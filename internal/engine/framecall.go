@@ -43,20 +43,24 @@ func (t *Tab) evalFrame(ctx context.Context, op, id, fn string, args []json.RawM
 	t.learnFrames()
 	var res frameResult
 	err := t.inFrame(ctx, op, id, func(ctx context.Context, r *reach) error {
+		var err error
 		if r.session != nil {
-			return r.session.Call(ctx, "Runtime.evaluate", evaluateParams{Expression: callExpression(fn, args), ReturnByValue: true, AwaitPromise: true}, &res)
+			err = r.session.Call(ctx, "Runtime.evaluate", evaluateParams{Expression: callExpression(fn, args), ReturnByValue: true, AwaitPromise: true}, &res)
+		} else {
+			err = t.s.Call(ctx, "Runtime.callFunctionOn", callOnParams{ObjectID: r.object, FunctionDeclaration: onGlobal(fn),
+				Arguments: values(args), ReturnByValue: true, AwaitPromise: true}, &res)
 		}
-		return t.s.Call(ctx, "Runtime.callFunctionOn", callOnParams{ObjectID: r.object, FunctionDeclaration: onGlobal(fn),
-			Arguments: values(args), ReturnByValue: true, AwaitPromise: true}, &res)
+		if err == nil && res.ExceptionDetails != nil {
+			// An error of the call's, so a denial during it explains it.
+			if t.b.cfg.Exception != nil {
+				return t.b.cfg.Exception(res.ExceptionDetails)
+			}
+			return fmt.Errorf("script threw: %s", res.ExceptionDetails)
+		}
+		return err
 	})
-	switch {
-	case err != nil:
+	if err != nil {
 		return nil, err
-	case res.ExceptionDetails != nil:
-		if t.b.cfg.Exception != nil {
-			return nil, t.b.cfg.Exception(res.ExceptionDetails)
-		}
-		return nil, fmt.Errorf("script threw: %s", res.ExceptionDetails)
 	}
 	return res.Result, nil
 }
@@ -114,6 +118,9 @@ func (t *Tab) inFrame(ctx context.Context, op, id string, fn func(ctx context.Co
 	}
 	if err = t.settle(ctx, cctx, err); isRefusal(err) || ctxError(err) {
 		return t.explain(err)
+	}
+	if denied := t.localNetworkDenied(ctx, call, err); denied != nil {
+		return denied
 	}
 	return t.explain(t.frameError(call, err))
 }

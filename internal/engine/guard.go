@@ -133,6 +133,10 @@ func (t *Tab) do(ctx context.Context, op string, fn func(ctx context.Context) er
 		err = t.blocked(tabstate.ErrNavigated)
 	case t.navigatedDuring(call, err):
 		err = t.blocked(tabstate.ErrNavigated)
+	default:
+		if denied := t.localNetworkDenied(ctx, call, err); denied != nil {
+			return denied
+		}
 	}
 	return t.explain(t.settle(ctx, cctx, t.classify(err)))
 }

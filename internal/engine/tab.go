@@ -57,6 +57,9 @@ type Tab struct {
 	downloadsBegun uint64
 	// sign is what the tab remembers of its sign-ins (signin.go).
 	sign signIns
+	// lna is what the tab's events told of denied local network
+	// requests (permissions.go).
+	lna localNetwork
 }
 
 // Watch starts following the tab h and learns its state as it is now (see
@@ -176,7 +179,7 @@ func (t *Tab) Apply(ev tabstate.Event) {
 		t.mu.Unlock()
 		return
 	}
-	switch ev.(type) {
+	switch e := ev.(type) {
 	case tabstate.DownloadWillBegin, tabstate.DownloadProgress:
 		t.mu.Unlock()
 		t.b.Download(ev) // the page session's twin of the browser's event
@@ -185,6 +188,15 @@ func (t *Tab) Apply(ev tabstate.Event) {
 		t.fetchEvent(ev)
 		t.mu.Unlock()
 		return
+	case tabstate.CORSIssue:
+		t.corsIssue(e)
+		t.broadcast()
+		t.mu.Unlock()
+		return
+	case tabstate.LoadingFailed:
+		if e.CORSError == tabstate.CORSLocalNetworkDenied {
+			t.deniedRequest(e.RequestID)
+		}
 	}
 	before := t.tab.State()
 	change := t.tab.Apply(ev)

@@ -17,7 +17,7 @@ var Methods = []string{
 	"Page.close", "Page.handleJavaScriptDialog", "Page.navigate", "Page.reload", "Page.stopLoading",
 	"Performance.getMetrics", "Runtime.evaluate", "Runtime.terminateExecution",
 	"Target.closeTarget", "Target.createTarget", "Target.getTargetInfo", "Target.getTargets",
-	"Target.setDiscoverTargets",
+	"Target.setDiscoverTargets", "Browser.setPermission", "Page.addScriptToEvaluateOnNewDocument",
 }
 
 // Messages drives a Browser over a fake through every command the engine
@@ -73,6 +73,7 @@ func Messages(t testing.TB) []Call {
 	b := engine.NewBrowser(f.Driver(), engine.Config{
 		EvalTimeout: 300 * time.Millisecond, Dialogs: tabstate.DialogAccept, TerminateOnTimeout: true,
 		DiscoverTargets: true, Heartbeat: 10 * time.Millisecond, AskBeforeClose: true,
+		Permissions: []tabstate.PermissionGrant{{Origin: "http://127.0.0.1:1", Permissions: []string{"geolocation"}}},
 	})
 	f.Attach(b)
 	defer b.Close()

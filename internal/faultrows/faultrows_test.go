@@ -26,6 +26,7 @@ var sentinels = []error{
 	tabstate.ErrBrowserGone, tabstate.ErrDialogOpen, tabstate.ErrPaused, tabstate.ErrNavigated,
 	tabstate.ErrTerminated, tabstate.ErrEvalTimeout, tabstate.ErrFrameCrashed, tabstate.ErrFrameDetached,
 	tabstate.ErrSignInRequired, tabstate.ErrCertificate, tabstate.ErrClientCertificate, tabstate.ErrDownload,
+	tabstate.ErrCredentialsRefused,
 }
 
 func TestRowsWellFormed(t *testing.T) {

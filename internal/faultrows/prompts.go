@@ -110,5 +110,19 @@ func promptRows() []Row {
 			// the URL ("download") when none comes, as now and then.
 			Msg: []string{`navigation became a download: "`, `" denied: the page was not left`},
 		},
+		{
+			// Denied by the policy the watcher sets: headed Chrome would
+			// show a bubble and leave the request pending. (A local network
+			// request needs a browser that takes the page for a public site:
+			// TestPermissions runs it, on each backend.)
+			Name: "a page asks for a permission", Fast: true,
+			Msg: []string{"denied"},
+		},
+		{
+			// Replaced as the watcher starts: headed Chrome would open the
+			// print preview and hold the call until it closes.
+			Name: "a page calls print()", Fast: true,
+			Msg: []string{ReplacedPrint},
+		},
 	}
 }
