@@ -72,6 +72,20 @@ type Options struct {
 	// where a browser left alone saves into its user's Downloads folder.
 	// A navigation that becomes a download gives ErrDownload either way.
 	DownloadDir string
+	// InsecureHosts names the hosts whose certificate errors (untrusted,
+	// expired, for another name) a watched tab ignores: each a host name or
+	// IP address, with a port for that port only ("intranet.example",
+	// "127.0.0.1:8443"); no scheme, path or wildcard, or Watch fails with
+	// ErrInvalidArgument. Chrome then holds each of the tab's requests that
+	// meets an untrusted certificate (Security.setOverrideCertificateErrors
+	// on the tab's session, not the browser-wide switch): a named host's is
+	// let through, any other's refused, and Navigate to it returns
+	// ErrCertificate at once, naming the error and the host, while the tab
+	// keeps its page. Chrome remembers a certificate it let through for
+	// that host and port, browser-wide: any tab of the browser loads it
+	// afterwards, named or not. Empty, the default, overrides nothing: the
+	// browser refuses every untrusted certificate itself (ErrCertificate).
+	InsecureHosts []string
 	// Credentials, when set, answers each request for credentials (HTTP
 	// authentication: a server's 401, a proxy's 407) of a document a
 	// watched tab loads: its page or an iframe's. The tab holds the
@@ -186,6 +200,8 @@ func (bw *BrowserWatcher) watch(page *rod.Page, owned bool) (*Watcher, error) {
 		Session:   session{browser: page.Browser(), id: string(page.SessionID)},
 		TargetID:  string(page.TargetID),
 		SessionID: string(page.SessionID),
+		// rod decodes every event, Security.certificateError among them.
+		CertificateErrors: true,
 		// The watcher lives until Close, not until a deadline the program
 		// gave the page (page.Timeout): the tab's end comes as an event.
 		Life: context.WithoutCancel(page.GetContext()),

@@ -59,6 +59,12 @@ type Options struct {
 	// where a browser left alone saves into its user's Downloads folder.
 	// A navigation that becomes a download gives ErrDownload either way.
 	DownloadDir string
+	// InsecureHosts would name the hosts whose certificate errors a tab
+	// ignores, as the rod backend's Options.InsecureHosts does. It needs
+	// Chrome's Security.certificateError, which no cdproto release decodes,
+	// so chromedp drops it: set, Watch fails with ErrInvalidArgument.
+	// Trust the hosts' certificates where the browser runs instead.
+	InsecureHosts []string
 	// Credentials, when set, answers each request for credentials (HTTP
 	// authentication: a server's 401, a proxy's 407) of a document a
 	// watched tab loads: its page or an iframe's. The tab holds the

@@ -75,6 +75,9 @@ func (b *Browser) Start(ctx context.Context) error {
 	if err := tabstate.CheckPermissionGrants(b.cfg.Permissions); err != nil {
 		return err
 	}
+	if err := tabstate.CheckInsecureHosts(b.cfg.InsecureHosts); err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	var err error

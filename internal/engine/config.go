@@ -34,6 +34,9 @@ type Config struct {
 	AskBeforeClose bool
 	// DownloadDir is where the browser saves downloads; empty denies them.
 	DownloadDir string
+	// InsecureHosts are the hosts whose certificate errors a tab ignores;
+	// any other host's are refused (certificates.go).
+	InsecureHosts []string
 	// Credentials, when set, answers each server's request for
 	// credentials of a tab's documents; nil leaves them to the browser,
 	// which refuses them (signin.go).

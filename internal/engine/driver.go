@@ -83,6 +83,9 @@ type TabHandle struct {
 	// NetworkEnabled says the driver enabled the Network domain on the
 	// session itself; otherwise Watch enables it (for Network.loadingFailed).
 	NetworkEnabled bool
+	// CertificateErrors says the driver hands Security.certificateError
+	// to the Tab, which Config.InsecureHosts needs.
+	CertificateErrors bool
 	// Listen, when set, subscribes to the tab's events until ctx ends and
 	// pushes them into t with [Tab.Apply]; Watch calls it before its first
 	// probe. nil means the driver routes the tab's events itself

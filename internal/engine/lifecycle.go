@@ -45,12 +45,18 @@ func (t *Tab) navigate(ctx context.Context, url string) error {
 func (t *Tab) navigateTo(url string) func(context.Context) (string, bool, error) {
 	return func(ctx context.Context) (string, bool, error) {
 		var res navigateResult
-		n0 := t.begun()
+		n0, c0 := t.begun(), t.certificatesRefused()
 		switch err := t.s.Call(ctx, "Page.navigate", navigateParams{URL: url}, &res); {
 		case err != nil:
 			return "", false, err
 		case res.IsDownload:
 			return "", false, t.downloaded(ctx, url, res.LoaderID, n0)
+		case res.ErrorText == "net::ERR_ABORTED" && t.certificateSince(c0, url) != nil:
+			// Refused for its certificate: Chrome committed nothing.
+			if t.b.sync(ctx) == nil {
+				t.Apply(tabstate.LoadingFailed{RequestID: res.LoaderID, ErrorText: res.ErrorText, Canceled: true})
+			}
+			return "", false, t.certificateSince(c0, url)
 		case res.ErrorText != "":
 			t.failed(ctx, res.LoaderID, res.ErrorText)
 			return "", false, t.crashWins(ctx, t.b.cfg.Advice.Refusal(tabstate.LoadFailure(url, res.ErrorText)))

@@ -55,8 +55,10 @@ type Tab struct {
 	// downloadsBegun so far (download.go).
 	downloads      []*download
 	downloadsBegun uint64
-	// sign is what the tab remembers of its sign-ins (signin.go).
-	sign signIns
+	// sign is what the tab remembers of its sign-ins (signin.go), and
+	// certs of the certificate errors it refused (certificates.go).
+	sign  signIns
+	certs certificates
 	// lna is what the tab's events told of denied local network
 	// requests (permissions.go).
 	lna localNetwork
@@ -69,6 +71,9 @@ type Tab struct {
 func (b *Browser) Watch(h TabHandle) (*Tab, error) {
 	if h.Session == nil || h.Life == nil || h.TargetID == "" {
 		return nil, fmt.Errorf("%w: a tab handle needs a session, a life and a target ID", tabstate.ErrInvalidArgument)
+	}
+	if err := b.checkInsecureHosts(h); err != nil {
+		return nil, err
 	}
 	if h.Life.Err() != nil {
 		return nil, &tabstate.BlockedError{Reason: tabstate.ErrTabClosed}
@@ -186,6 +191,10 @@ func (t *Tab) Apply(ev tabstate.Event) {
 		return
 	case tabstate.RequestPaused, tabstate.AuthRequired:
 		t.fetchEvent(ev)
+		t.mu.Unlock()
+		return
+	case tabstate.CertificateError:
+		t.certificateError(e)
 		t.mu.Unlock()
 		return
 	case tabstate.CORSIssue:

@@ -18,6 +18,8 @@ var Methods = []string{
 	"Performance.getMetrics", "Runtime.evaluate", "Runtime.terminateExecution",
 	"Target.closeTarget", "Target.createTarget", "Target.getTargetInfo", "Target.getTargets",
 	"Target.setDiscoverTargets", "Browser.setPermission", "Page.addScriptToEvaluateOnNewDocument",
+	"Fetch.enable", "Fetch.continueRequest", "Fetch.continueWithAuth",
+	"Security.enable", "Security.setOverrideCertificateErrors", "Security.handleCertificateError",
 }
 
 // Messages drives a Browser over a fake through every command the engine
@@ -74,6 +76,10 @@ func Messages(t testing.TB) []Call {
 		EvalTimeout: 300 * time.Millisecond, Dialogs: tabstate.DialogAccept, TerminateOnTimeout: true,
 		DiscoverTargets: true, Heartbeat: 10 * time.Millisecond, AskBeforeClose: true,
 		Permissions: []tabstate.PermissionGrant{{Origin: "http://127.0.0.1:1", Permissions: []string{"geolocation"}}},
+		Credentials: func(context.Context, tabstate.SignIn) (tabstate.Credentials, error) {
+			return tabstate.Credentials{Username: "u", Password: "p"}, nil
+		},
+		InsecureHosts: []string{"127.0.0.1:1"},
 	})
 	f.Attach(b)
 	defer b.Close()
@@ -85,9 +91,20 @@ func Messages(t testing.TB) []Call {
 		}
 	}
 	check("start", b.Start(ctx))
-	tab, err := b.Watch(engine.TabHandle{Session: f.Session("S1"), TargetID: "T1", SessionID: "S1", Life: context.Background()})
+	tab, err := b.Watch(engine.TabHandle{Session: f.Session("S1"), TargetID: "T1", SessionID: "S1", Life: context.Background(),
+		CertificateErrors: true})
 	check("watch", err)
 	check("navigate", tab.Navigate(ctx, url+"next"))
+	// A held document request, its sign-in, and a certificate error: each
+	// answered from an engine goroutine.
+	f.Push(Page("S1", tabstate.RequestPaused{RequestID: "I1", NetworkID: "L2", FrameID: "T1", URL: url, ResourceType: "Document"}),
+		Page("S1", tabstate.AuthRequired{RequestID: "I1", FrameID: "T1", URL: url, ResourceType: "Document", Origin: "http://127.0.0.1:1", Scheme: "basic"}),
+		Page("S1", tabstate.CertificateError{EventID: 1, ErrorType: "ERR_CERT_AUTHORITY_INVALID", URL: "https://127.0.0.1:1/"}))
+	for _, m := range []string{"Fetch.continueRequest", "Fetch.continueWithAuth", "Security.handleCertificateError"} {
+		for f.Count(m) == 0 && ctx.Err() == nil {
+			time.Sleep(time.Millisecond)
+		}
+	}
 	_, err = tab.DOM(ctx, 0)
 	check("DOM", err)
 	check("handle dialog", tab.HandleDialog(ctx, false, "typed"))
