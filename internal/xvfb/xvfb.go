@@ -28,7 +28,7 @@ const EnvRequire = "TABGUARD_HEADED"
 // $TABGUARD_HEADED is set.
 func Unavailable(t testing.TB, err error) {
 	t.Helper()
-	msg := fmt.Sprintf("no headed browser (%v): install chromium and xvfb (make browser, as root)", err)
+	msg := fmt.Sprintf("no headed browser: %v (make browser installs chromium and xvfb when run as root)", err)
 	if os.Getenv(EnvRequire) != "" {
 		t.Fatalf("%s; %s is set, so headed tests must run", msg, EnvRequire)
 	}
@@ -39,7 +39,7 @@ func Unavailable(t testing.TB, err error) {
 const Screen = "1280x1024x24"
 
 // ErrNotInstalled reports that no Xvfb binary is on PATH.
-var ErrNotInstalled = errors.New("no Xvfb found: install the xvfb package (make browser installs it as root)")
+var ErrNotInstalled = errors.New("no Xvfb found: install the xvfb package")
 
 // Display is a running Xvfb server. The caller should call Stop when
 // finished.
