@@ -22,6 +22,8 @@ STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 .PHONY: test test-root test-soak $(MODULES:%=test-in/%) $(CHROMEDP015:%=test-chromedp015/%) demo browser lint api bench bench-smoke fuzz release
 
+# browser finds or installs (as root, with apt-get) Chromium and Xvfb, the
+# virtual display of the headed tests.
 browser:
 	@bash scripts/ensure-browser
 

@@ -3,6 +3,8 @@ package tabguard_test
 import (
 	"context"
 	"errors"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,9 +68,18 @@ func promptFaults() map[string]rodFault {
 		},
 		"navigation becomes a download": {
 			fault: func(t *testing.T, f *fixture) outcome {
+				var ended func() bool
+				if f.b.Home != "" {
+					ended = downloadEnded(t, f.b)
+				}
 				start := time.Now()
 				err := f.w.Navigate(testbrowser.Context(t, 10*time.Second), f.srv.URL+faultrows.DownloadPath)
-				return outcome{err: err, elapsed: time.Since(start)}
+				out := outcome{err: err, elapsed: time.Since(start)}
+				if ended != nil { // a browser whose user's home is its own: look in it
+					t.Logf("Chrome reported the download's end: %v", ended())
+					assert.Empty(t, downloaded(t, f.b.Home), "nothing written into the browser user's Downloads")
+				}
+				return out
 			},
 		},
 		"a page asks for a permission": {
@@ -78,6 +89,41 @@ func promptFaults() map[string]rodFault {
 			fault: func(t *testing.T, f *fixture) outcome { return f.eval(t, faultrows.PrintJS) },
 		},
 	}
+}
+
+// downloadEnded listens for Chrome's report that a download of b ended, on
+// the connection the watchers share (Chrome reports downloads to the one
+// that set the policy), and returns a func that waits up to 10 s for it,
+// reporting whether it came.
+func downloadEnded(t *testing.T, b *testbrowser.Browser) func() bool {
+	t.Helper()
+	ctx := testbrowser.Context(t, 10*time.Second)
+	seen := make(chan struct{})
+	wait := b.Context(ctx).EachEvent(func(e *proto.BrowserDownloadProgress) bool {
+		return e.State != proto.BrowserDownloadProgressStateInProgress
+	}, func(e *proto.PageDownloadProgress) bool {
+		return e.State != proto.PageDownloadProgressStateInProgress
+	})
+	go func() { defer close(seen); wait() }()
+	return func() bool {
+		<-seen // wait returns when ctx ends too
+		return ctx.Err() == nil
+	}
+}
+
+// downloaded lists the files a browser whose user's home is home saved by
+// default: those in home/Downloads, less the hidden ones (Chrome may hold
+// an empty .org.chromium.Chromium.XXXXXX there for a moment as it denies
+// a download).
+func downloaded(t *testing.T, home string) []string {
+	t.Helper()
+	var names []string
+	for _, name := range files(t, filepath.Join(home, "Downloads")) {
+		if !strings.HasPrefix(name, ".") {
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // promptLoad loads the URL url gives, which stops at a prompt, with

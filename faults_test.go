@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -37,7 +38,7 @@ func TestFaultMatrix(t *testing.T) {
 			if row.Rod.Skip != "" {
 				t.Skip("not run on rod: " + row.Rod.Skip)
 			}
-			rf, ok := faults[row.Name]
+			rf, ok := faults[row.Fault()]
 			if !ok {
 				return // reported above
 			}
@@ -58,10 +59,17 @@ func TestFaultMatrix(t *testing.T) {
 				require.NoError(t, err)
 				t.Cleanup(b.Close)
 				f.b = b
+			case faultrows.Headed:
+				f.b = testbrowser.SharedHeaded(t)
+			case faultrows.HeadedOwn:
+				f.b = testbrowser.Headed(t)
 			default:
 				f.b = testbrowser.Shared(t)
 			}
 			f.page = testbrowser.NewPage(t, f.b)
+			if row.Browser.IsHeaded() {
+				requireHeaded(t, f.page)
+			}
 			opts := &tabguard.Options{EvalTimeout: row.Timeout(), TerminateOnTimeout: row.TerminateOnTimeout}
 			if row.WatchFirst {
 				f.w = watch(t, f.page, opts)
@@ -85,6 +93,15 @@ func TestFaultMatrix(t *testing.T) {
 			assert.Equal(t, 42, res.Value.Int())
 		})
 	}
+}
+
+// requireHeaded fails t unless page is in a headed browser: the row must
+// meet what headed Chrome draws, not headless Chrome's silent answers.
+func requireHeaded(t *testing.T, page *rod.Page) {
+	t.Helper()
+	res, err := proto.RuntimeEvaluate{Expression: `navigator.userAgent`}.Call(page.Context(testbrowser.Context(t, 5*time.Second)))
+	require.NoError(t, err)
+	require.NotContains(t, res.Result.Value.Str(), "Headless", "a headed browser's user agent")
 }
 
 // shared is the outcome as faultrows.Check takes it.

@@ -3,9 +3,13 @@ package chromedpguard_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/security"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
@@ -68,9 +72,18 @@ func promptFaults() map[string]cdpFault {
 		},
 		"navigation becomes a download": {
 			fault: func(t *testing.T, f *fixture) outcome {
+				var ended func() bool
+				if f.home != "" {
+					ended = f.downloadEnded(t)
+				}
 				start := time.Now()
 				err := f.w.Navigate(within(t, 10*time.Second), f.srv.URL+faultrows.DownloadPath)
-				return outcome{err: err, elapsed: time.Since(start)}
+				out := outcome{err: err, elapsed: time.Since(start)}
+				if ended != nil { // a browser whose user's home is its own: look in it
+					t.Logf("Chrome reported the download's end: %v", ended())
+					assert.Empty(t, downloaded(t, f.home), "nothing written into the browser user's Downloads")
+				}
+				return out
 			},
 		},
 		"a page asks for a permission": {
@@ -80,6 +93,56 @@ func promptFaults() map[string]cdpFault {
 			fault: func(t *testing.T, f *fixture) outcome { return f.eval(t, faultrows.PrintJS) },
 		},
 	}
+}
+
+// downloadEnded listens for Chrome's report that a download in f's
+// browser ended, on the browser's connection, which the watchers share
+// (Chrome reports downloads to the one that set the policy), and returns a
+// func that waits up to 10 s for it, reporting whether it came.
+func (f *fixture) downloadEnded(t *testing.T) func() bool {
+	t.Helper()
+	ctx, cancel := context.WithCancel(f.browser)
+	t.Cleanup(cancel)
+	seen := make(chan struct{}, 1)
+	report := func() {
+		select {
+		case seen <- struct{}{}:
+		default:
+		}
+	}
+	require.NoError(t, chromedp.ListenBrowser(ctx, func(ev any) {
+		if e, ok := ev.(*browser.EventDownloadProgress); ok && e.State != browser.DownloadProgressStateInProgress {
+			report()
+		}
+	}))
+	return func() bool {
+		select {
+		case <-seen:
+			return true
+		case <-time.After(10 * time.Second):
+			return false
+		}
+	}
+}
+
+// downloaded lists the files a browser whose user's home is home saved by
+// default: those in home/Downloads, less the hidden ones (Chrome may hold
+// an empty .org.chromium.Chromium.XXXXXX there for a moment as it denies
+// a download). None when the folder does not exist.
+func downloaded(t *testing.T, home string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(home, "Downloads"))
+	if os.IsNotExist(err) {
+		return nil
+	}
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".") {
+			names = append(names, e.Name())
+		}
+	}
+	return names
 }
 
 // promptLoad loads the URL url gives, which stops at a prompt, with

@@ -40,7 +40,7 @@ func TestFaultMatrix(t *testing.T) {
 			if row.Chromedp.Skip != "" {
 				t.Skip("not run on chromedp: " + row.Chromedp.Skip)
 			}
-			cf, ok := faults[row.Name]
+			cf, ok := faults[row.Fault()]
 			if !ok {
 				return // reported above
 			}
@@ -58,10 +58,19 @@ func TestFaultMatrix(t *testing.T) {
 				f.browser = sharedIsolated(t)
 			case faultrows.IsolatedOwn:
 				f.browser = dedicatedIsolated(t)
+			case faultrows.Headed:
+				b := sharedHeaded(t)
+				f.browser, f.home = b.ctx, b.home
+			case faultrows.HeadedOwn:
+				b := dedicatedHeaded(t)
+				f.browser, f.home = b.ctx, b.home
 			default:
 				f.browser = sharedBrowser
 			}
 			f.tab = newTab(t, f.browser)
+			if row.Browser.IsHeaded() {
+				requireHeaded(t, f.tab)
+			}
 			opts := &chromedpguard.Options{EvalTimeout: row.Timeout(), TerminateOnTimeout: row.TerminateOnTimeout}
 			if row.WatchFirst {
 				// The load is not waited for: a page with an iframe that

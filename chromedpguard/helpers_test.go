@@ -57,6 +57,7 @@ type fixture struct {
 	w       *chromedpguard.Watcher
 
 	timeout time.Duration // the watcher's EvalTimeout, where a test sets it
+	home    string        // the browser user's home, where it is its own (headed)
 }
 
 // newFixture opens a tab on the shared browser (or browser, when not nil),

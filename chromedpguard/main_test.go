@@ -30,6 +30,7 @@ func (b browserM) Run() int {
 	}
 	defer stop()
 	defer closeIsolated()
+	defer closeHeaded()
 	sharedBrowser = ctx
 	return b.m.Run()
 }
@@ -111,7 +112,10 @@ func closeIsolated() {
 // the rod tests' shared browser does (testbrowser.Launch), so one fault
 // matrix holds for both backends, and a browser with it on (the rows of
 // faultrows.Isolated), as testbrowser.LaunchSiteIsolated does.
-func launchWith(localState string, isolated bool) (context.Context, func(), error) {
+//
+// extra are allocator options after the others, such as those of a headed
+// browser (launchHeaded).
+func launchWith(localState string, isolated bool, extra ...chromedp.ExecAllocatorOption) (context.Context, func(), error) {
 	dir, err := os.MkdirTemp("", "chromedpguard-test-")
 	if err != nil {
 		return nil, nil, err
@@ -138,6 +142,7 @@ func launchWith(localState string, isolated bool) (context.Context, func(), erro
 	if bin := os.Getenv("TABGUARD_BROWSER"); bin != "" {
 		opts = append(opts, chromedp.ExecPath(bin))
 	}
+	opts = append(opts, extra...)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	// chromedp logs its own failures to read a crashed tab's document,
 	// which the tests cause on purpose.

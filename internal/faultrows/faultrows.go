@@ -90,6 +90,10 @@ type Row struct {
 	WatchFirst bool
 	// Browser is the browser the tab lives in.
 	Browser Browser
+	// AlsoHeaded runs the row on a headed browser too, as a twin row
+	// named with HeadedSuffix (see [Headed]): for a prompt headed Chrome
+	// draws, where the answer must be the same.
+	AlsoHeaded bool
 	// Want is the sentinel the answer matches, nil for a result.
 	Want error
 	// Msg are substrings of the error, or of the result as a string, that
@@ -121,8 +125,13 @@ func (r Row) Diff(b Backend) Diff {
 
 // BrowserOn is the browser the row's tab lives in on backend b.
 func (r Row) BrowserOn(b Backend) Browser {
-	if r.Browser == Shared && r.Diff(b).Dedicated {
-		return Dedicated
+	if r.Diff(b).Dedicated {
+		switch r.Browser {
+		case Shared:
+			return Dedicated
+		case Headed:
+			return HeadedOwn
+		}
 	}
 	return r.Browser
 }
@@ -139,7 +148,7 @@ func Rows() []Row {
 	rows = append(rows, dialogRows()...)
 	rows = append(rows, debuggerRow())
 	rows = append(rows, loadRows()...)
-	rows = append(rows, promptRows()...)
+	rows = append(rows, withHeaded(promptRows())...)
 	rows = append(rows, lifecycleRows()...)
 	rows = append(rows, silentRows()...)
 	rows = append(rows, helperRows()...)
@@ -148,15 +157,15 @@ func Rows() []Row {
 }
 
 // Missing names the rows that backend b neither implements (impl holds b's
-// fault funcs by row name) nor declines with a Diff.Skip, the names in
+// fault funcs by the name of the row's fault, Row.Fault) nor declines with a Diff.Skip, the names in
 // impl that are no row's, and the rows b implements although it declines
 // them.
 func Missing[F any](b Backend, impl map[string]F) []string {
 	var out []string
 	known := map[string]bool{}
 	for _, r := range Rows() {
-		known[r.Name] = true
-		_, ok := impl[r.Name]
+		known[r.Fault()] = true
+		_, ok := impl[r.Fault()]
 		switch skip := r.Diff(b).Skip; {
 		case !ok && skip == "":
 			out = append(out, r.Name+": no "+b.String()+" implementation, and not marked as not run on "+b.String())

@@ -25,8 +25,7 @@ var sentinels = []error{
 	tabstate.ErrTabCrashed, tabstate.ErrNoDocument, tabstate.ErrTabClosed, tabstate.ErrTabDiscarded,
 	tabstate.ErrBrowserGone, tabstate.ErrDialogOpen, tabstate.ErrPaused, tabstate.ErrNavigated,
 	tabstate.ErrTerminated, tabstate.ErrEvalTimeout, tabstate.ErrFrameCrashed, tabstate.ErrFrameDetached,
-	tabstate.ErrSignInRequired, tabstate.ErrCertificate, tabstate.ErrClientCertificate, tabstate.ErrDownload,
-	tabstate.ErrCredentialsRefused,
+	tabstate.ErrSignInRequired, tabstate.ErrCredentialsRefused, tabstate.ErrCertificate, tabstate.ErrClientCertificate, tabstate.ErrDownload,
 }
 
 func TestRowsWellFormed(t *testing.T) {
@@ -100,7 +99,7 @@ func TestRowsWellFormed(t *testing.T) {
 func TestMissing(t *testing.T) {
 	all := map[string]bool{}
 	for _, r := range faultrows.Rows() {
-		all[r.Name] = true
+		all[r.Fault()] = true
 	}
 	without := func(name string) map[string]bool {
 		m := map[string]bool{}
@@ -135,6 +134,39 @@ func TestMissing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHeadedTwins: each headed row follows its headless row, the same row
+// in a headed browser under a name with HeadedSuffix, whose fault is that
+// row's; and a row of the backend's own browser keeps one of its own.
+func TestHeadedTwins(t *testing.T) {
+	rows := faultrows.Rows()
+	twins := 0
+	for i, r := range rows {
+		if !r.Browser.IsHeaded() {
+			assert.False(t, strings.HasSuffix(r.Name, faultrows.HeadedSuffix), "row %q: headless, named headed", r.Name)
+			continue
+		}
+		twins++
+		require.Positive(t, i, "row %q: a headed row first", r.Name)
+		base := rows[i-1]
+		assert.True(t, base.AlsoHeaded, "row %q: after %q, which is not marked AlsoHeaded", r.Name, base.Name)
+		assert.Equal(t, base.Name+faultrows.HeadedSuffix, r.Name)
+		assert.Equal(t, base.Name, r.Fault())
+		want := faultrows.Headed
+		if base.Browser != faultrows.Shared {
+			want = faultrows.HeadedOwn
+		}
+		assert.Equal(t, want, r.Browser, "row %q", r.Name)
+		r.Name, r.Browser, r.AlsoHeaded = base.Name, base.Browser, base.AlsoHeaded
+		if diff := cmp.Diff(base, r, cmp.Comparer(func(a, b error) bool { return a == b })); diff != "" {
+			t.Errorf("row %q differs from its headless row beyond name and browser (-headless +headed):\n%s", r.Name, diff)
+		}
+	}
+	assert.Equal(t, 4, twins, "headed rows")
+	own := faultrows.Row{Browser: faultrows.Headed, Chromedp: faultrows.Diff{Dedicated: true}}
+	assert.Equal(t, faultrows.HeadedOwn, own.BrowserOn(faultrows.Chromedp), "a headed row a backend runs in a browser of its own")
+	assert.Equal(t, faultrows.Headed, own.BrowserOn(faultrows.Rod))
 }
 
 // TestREADMETables holds the README's failure tables to the rows: one line

@@ -64,20 +64,25 @@ func TLSServer(t testing.TB, clientCert bool) *httptest.Server {
 
 // promptRows are loads that stop at a prompt the browser shows instead of
 // the page: each says which, at once, and a navigation elsewhere recovers;
-// and a tab closed while its page asks to stay.
+// and a tab closed while its page asks to stay. Where headed Chrome draws
+// something of its own (docs/prompts.md), the row runs headed too
+// (AlsoHeaded), and the answer is the same.
 func promptRows() []Row {
 	return []Row{
 		{
+			// Headed Chrome draws its "Sign in" prompt over the error page,
+			// which blocks nothing: the next navigation takes it away.
 			Name: "sign-in required (HTTP 401)", Path: "-", EvalTimeout: navigateTimeout,
-			Want: tabstate.ErrSignInRequired, Fast: true,
+			Want: tabstate.ErrSignInRequired, Fast: true, AlsoHeaded: true,
 			Msg: []string{"sign-in required: net::ERR_INVALID_AUTH_CREDENTIALS for 127.0.0.1:", "the page needs credentials"},
 		},
 		{
 			// Options.Credentials gives credentials the server refuses: it
 			// asks again, and the engine answers with none, so the server's
-			// 401 page commits and answers the next eval.
+			// 401 page commits and answers the next eval. Headed, the
+			// challenges are answered over CDP and nothing is drawn.
 			Name: "credentials refused by the server", EvalTimeout: navigateTimeout,
-			Want: tabstate.ErrCredentialsRefused, Fast: true,
+			Want: tabstate.ErrCredentialsRefused, Fast: true, AlsoHeaded: true,
 			Msg: []string{`credentials refused: http://127.0.0.1:`, ` (realm "tabguard"): the server refused the credentials Options.Credentials gave`},
 		},
 		{
@@ -95,17 +100,20 @@ func promptRows() []Row {
 		{
 			// A beforeunload dialog open (a navigation asked): Watcher.CloseTab
 			// closes the tab anyway, at once, and it leaves the browser's
-			// target list; the recovery opens a new tab.
-			Name: "close a page that asks to stay", Fast: true,
+			// target list; the recovery opens a new tab. Headed Chrome
+			// draws "Leave site?" for the dialog.
+			Name: "close a page that asks to stay", Fast: true, AlsoHeaded: true,
 		},
 		{
 			// Chrome keeps the page the tab had, which answers the next
 			// eval: nothing to recover. Downloads are denied by default. A
 			// browser of the row's own: Chrome sends download events only to
 			// the DevTools connection that set the policy last, and other
-			// tests connect to the shared browser a second time.
+			// tests connect to the shared browser a second time. Headed, the
+			// browser's user has a home of its own, whose Downloads folder
+			// the row holds empty.
 			Name: "navigation becomes a download", EvalTimeout: navigateTimeout, Browser: Dedicated,
-			Want: tabstate.ErrDownload, Fast: true,
+			Want: tabstate.ErrDownload, Fast: true, AlsoHeaded: true,
 			// The file's name comes from Chrome's event ("x.bin"), or from
 			// the URL ("download") when none comes, as now and then.
 			Msg: []string{`navigation became a download: "`, `" denied: the page was not left`},

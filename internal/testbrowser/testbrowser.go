@@ -1,4 +1,5 @@
-// Package testbrowser launches headless Chromium for tests and serves their
+// Package testbrowser launches headless Chromium, or headed Chromium on a
+// private Xvfb display, for tests and serves their
 // pages from 127.0.0.1. It never lets rod download a browser: with no
 // system Chromium the test fails and says what to install.
 package testbrowser
@@ -18,6 +19,7 @@ import (
 	"github.com/go-rod/rod/lib/launcher"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/tabguard/tabguard/internal/faultrows"
+	"github.com/tabguard/tabguard/internal/xvfb"
 )
 
 // EnvBin names an environment variable that, when set, is the browser binary
@@ -29,7 +31,12 @@ type Browser struct {
 	*rod.Browser
 	Launcher *launcher.Launcher
 	URL      string // the DevTools WebSocket URL, for a second connection
-	dataDir  string
+	// Home is the browser user's home directory, where a browser of
+	// LaunchHeaded has one of its own (and Chrome's default downloads
+	// folder, Home/Downloads); empty for the others.
+	Home    string
+	dataDir string
+	display *xvfb.Display
 }
 
 // Launch starts a fresh headless Chromium with its own user-data dir and
@@ -62,10 +69,26 @@ func LaunchDiscardable() (*Browser, error) {
 const DiscardJS = faultrows.DiscardJS
 
 func launch(localState string, renderers int) (*Browser, error) {
-	return launchWith(localState, renderers, false)
+	return launchOpts(launchConfig{localState: localState, renderers: renderers})
 }
 
 func launchWith(localState string, renderers int, isolated bool) (*Browser, error) {
+	return launchOpts(launchConfig{localState: localState, renderers: renderers, isolated: isolated})
+}
+
+// launchConfig is how to launch a browser: the user-data dir's Local
+// State, when not empty; at most renderers renderer processes, when
+// positive; site isolation on; and, for a headed browser, the display it
+// draws on and its user's home, which Close removes.
+type launchConfig struct {
+	localState string
+	renderers  int
+	isolated   bool
+	display    *xvfb.Display
+	home       string
+}
+
+func launchOpts(c launchConfig) (*Browser, error) {
 	bin, err := Bin()
 	if err != nil {
 		return nil, err
@@ -74,12 +97,12 @@ func launchWith(localState string, renderers int, isolated bool) (*Browser, erro
 	if err != nil {
 		return nil, err
 	}
-	if localState != "" {
-		if err := os.WriteFile(filepath.Join(dir, "Local State"), []byte(localState), 0o600); err != nil {
+	if c.localState != "" {
+		if err := os.WriteFile(filepath.Join(dir, "Local State"), []byte(c.localState), 0o600); err != nil {
 			return nil, err
 		}
 	}
-	l := launcher.New().Bin(bin).Headless(true).NoSandbox(true).Leakless(false).
+	l := launcher.New().Bin(bin).Headless(c.display == nil).NoSandbox(true).Leakless(false).
 		UserDataDir(dir).
 		Set("disable-gpu").Set("disable-quic").Set("no-first-run").
 		Set("disable-background-networking").Set("disable-component-update").
@@ -87,11 +110,16 @@ func launchWith(localState string, renderers int, isolated bool) (*Browser, erro
 		// Names under .invalid fail to resolve inside Chrome, as they would
 		// anywhere, without a DNS query leaving the machine.
 		Set("host-resolver-rules", "MAP *.invalid ~NOTFOUND")
-	if renderers > 0 {
-		l = l.Set("renderer-process-limit", fmt.Sprint(renderers))
+	if c.renderers > 0 {
+		l = l.Set("renderer-process-limit", fmt.Sprint(c.renderers))
 	}
-	if isolated {
+	if c.isolated {
 		l = l.Delete("disable-site-isolation-trials").Set("site-per-process")
+	}
+	if c.display != nil {
+		// The launcher replaces the browser's environment with this one;
+		// the test process's own is left alone.
+		l = l.Env(headedEnv(c.display, c.home)...)
 	}
 	u, err := l.Launch()
 	if err != nil {
@@ -104,7 +132,7 @@ func launchWith(localState string, renderers int, isolated bool) (*Browser, erro
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("connect to %s: %w", bin, err)
 	}
-	return &Browser{Browser: b, Launcher: l, URL: u, dataDir: dir}, nil
+	return &Browser{Browser: b, Launcher: l, URL: u, Home: c.home, dataDir: dir, display: c.display}, nil
 }
 
 // Bin returns the browser binary: $TABGUARD_BROWSER, or a system Chromium.
@@ -128,6 +156,10 @@ func (b *Browser) Close() {
 	killGroup(pid)
 	waitExit(pid)
 	_ = os.RemoveAll(b.dataDir)
+	if b.display != nil { // LaunchHeaded's: its home and its display
+		_ = os.RemoveAll(b.Home)
+		b.display.Stop()
+	}
 }
 
 // killGroup kills the browser's process group, its renderers with it, as
@@ -196,7 +228,7 @@ func SharedIsolated(t testing.TB) *Browser {
 	return isolated.b
 }
 
-// CloseShared ends the shared browsers, if they were launched. TestMain
+// CloseShared ends the shared browsers, headed too, if they were launched. TestMain
 // calls it after the tests, before checking for leaked goroutines.
 func CloseShared() {
 	shared.Lock()
@@ -206,11 +238,12 @@ func CloseShared() {
 	}
 	shared.Unlock()
 	isolated.Lock()
-	defer isolated.Unlock()
 	if isolated.b != nil {
 		isolated.b.Close()
 		isolated.b = nil
 	}
+	isolated.Unlock()
+	closeHeaded()
 }
 
 // Page opens a new blank tab on the shared browser and closes it when t ends.
