@@ -123,13 +123,13 @@ func promptRows() []Row {
 			// show a bubble and leave the request pending. (A local network
 			// request needs a browser that takes the page for a public site:
 			// TestPermissions runs it, on each backend.)
-			Name: "a page asks for a permission", Fast: true,
+			Name: "a page asks for a permission", Fast: true, AlsoHeaded: true,
 			Msg: []string{"denied"},
 		},
 		{
 			// Replaced as the watcher starts: headed Chrome would open the
 			// print preview and hold the call until it closes.
-			Name: "a page calls print()", Fast: true,
+			Name: "a page calls print()", Fast: true, AlsoHeaded: true,
 			Msg: []string{ReplacedPrint},
 		},
 	}
