@@ -168,6 +168,8 @@ func (e *BlockedError) Advice() string {
 		return "the browser has no certificate to give: navigate to another page (Watcher.Navigate)"
 	case ErrDownload:
 		return downloadAdvice(e.Detail)
+	case ErrFileChooser:
+		return chooserAdvice(e.Detail)
 	case ErrFrameCrashed:
 		return "reload the tab (Watcher.Reload)"
 	case ErrFrameDetached:

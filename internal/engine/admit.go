@@ -19,6 +19,7 @@ type inflight struct {
 	browserSide  bool   // the browser process answers it: only the tab's end cuts it
 	navSeq       uint64 // the tab's navigation news when it was admitted
 	terminations uint64 // t.terminations when it was admitted
+	choosers     uint64 // t.choosers when it was admitted
 	clock        clock
 	// frame is the iframe a call in a frame runs in; frameDoc and
 	// frameOOP are the document it runs in (0 until it has one: it waits
@@ -102,7 +103,7 @@ func (t *Tab) enter(call *inflight, allow func(error) bool) error {
 			return err
 		}
 	}
-	call.navSeq, call.terminations = t.tab.Seq(), t.terminations
+	call.navSeq, call.terminations, call.choosers = t.tab.Seq(), t.terminations, t.choosers.Load()
 	t.inflight[call] = struct{}{}
 	return nil
 }

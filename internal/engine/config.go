@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"log/slog"
 	"time"
@@ -33,6 +34,9 @@ type Config struct {
 	AskBeforeClose bool
 	// DownloadDir is where the browser saves downloads; empty denies them.
 	DownloadDir string
+	// FileChooser chooses the files of each file chooser a page opens;
+	// nil cancels every chooser.
+	FileChooser func(ctx context.Context, c tabstate.FileChooser) ([]string, error)
 
 	// Calls names the backend's own calls in advice.
 	Calls Calls

@@ -47,6 +47,7 @@ func (t *Tab) start() error {
 	errs := together(
 		func() error { return t.s.Call(pctx, "Inspector.enable", nil, nil) },
 		func() error { return t.b.d.Call(pctx, "Target.getTargetInfo", targetParams{TargetID: t.id}, &info) },
+		func() error { return t.interceptChoosers(pctx) },
 		func() error {
 			err := t.s.Call(pctx, "Page.getNavigationHistory", nil, &hist)
 			if t.protocolError(err, notAttached) {
@@ -56,7 +57,7 @@ func (t *Tab) start() error {
 			return err
 		},
 	)
-	for i, what := range []string{"enable the Inspector domain", "read the target info", "read the navigation history"} {
+	for i, what := range []string{"enable the Inspector domain", "read the target info", "intercept file choosers", "read the navigation history"} {
 		if errs[i] != nil {
 			return t.startError(what, errs[i])
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tabguard/tabguard/tabstate"
@@ -55,6 +56,10 @@ type Tab struct {
 	// downloadsBegun so far (download.go).
 	downloads      []*download
 	downloadsBegun uint64
+	// choosers counts the file choosers cancelled, the last of which is
+	// lastChooser (filechooser.go).
+	choosers    atomic.Uint64
+	lastChooser *tabstate.BlockedError
 }
 
 // Watch starts following the tab h and learns its state as it is now (see
@@ -178,6 +183,10 @@ func (t *Tab) Apply(ev tabstate.Event) {
 	case tabstate.DownloadWillBegin, tabstate.DownloadProgress:
 		t.mu.Unlock()
 		t.b.Download(ev) // the page session's twin of the browser's event
+		return
+	case tabstate.FileChooserOpened:
+		t.mu.Unlock()
+		t.chooserOpened(ev.(tabstate.FileChooserOpened))
 		return
 	}
 	before := t.tab.State()
