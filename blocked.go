@@ -51,6 +51,11 @@ var (
 	// kept its document, and Detail names the file and whether it was
 	// denied or where it was saved (Options.DownloadDir).
 	ErrDownload = tabstate.ErrDownload
+	// ErrFileChooser reports that a file chooser the page opened while a
+	// call ran was cancelled (Options.FileChooser unset, or its answer not
+	// usable): the call ran, and the page was told no file was chosen.
+	// Detail names the input's mode, "selectSingle" or "selectMultiple".
+	ErrFileChooser = tabstate.ErrFileChooser
 )
 
 // TabState is what is known of a tab's health; see [tabstate.State]. The

@@ -154,7 +154,7 @@ func (o *Options) config(sink engine.Sink) engine.Config {
 	return engine.Config{
 		EvalTimeout: o.EvalTimeout, Logger: o.Logger, TerminateOnTimeout: o.TerminateOnTimeout,
 		Dialogs: o.Dialogs, Notice: o.DOMNotice, Heartbeat: o.Heartbeat, URLs: o.URLs, AskBeforeClose: o.AskBeforeClose,
-		Exception: exception, Sink: sink, DiscoverTargets: true, Advice: o.Advice, Trace: o.Trace, DownloadDir: o.DownloadDir,
+		Exception: exception, Sink: sink, DiscoverTargets: true, Advice: o.Advice, Trace: o.Trace, DownloadDir: o.DownloadDir, FileChooser: o.FileChooser,
 		Calls: engine.Calls{BringToFront: "page.BringToFront", SetWebLifecycleState: "page.SetWebLifecycleState",
 			TerminateExecution: "runtime.TerminateExecution"},
 	}

@@ -169,7 +169,7 @@ func (o *Options) config(sink engine.Sink) engine.Config {
 	return engine.Config{
 		EvalTimeout: o.EvalTimeout, Logger: o.Logger, TerminateOnTimeout: o.TerminateOnTimeout,
 		Dialogs: o.Dialogs, Notice: o.DOMNotice, Heartbeat: o.Heartbeat, URLs: o.URLs, AskBeforeClose: o.AskBeforeClose,
-		Exception: exception, Sink: sink, Advice: o.Advice, Trace: o.Trace, DiscoverTargets: true, DownloadDir: o.DownloadDir,
+		Exception: exception, Sink: sink, Advice: o.Advice, Trace: o.Trace, DiscoverTargets: true, DownloadDir: o.DownloadDir, FileChooser: o.FileChooser,
 		Calls: engine.Calls{BringToFront: "page.BringToFront", SetWebLifecycleState: "page.SetWebLifecycleState",
 			TerminateExecution: "runtime.TerminateExecution"},
 	}
