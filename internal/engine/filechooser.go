@@ -30,7 +30,7 @@ import (
 // interceptParams is Page.setInterceptFileChooserDialog's.
 type interceptParams struct {
 	Enabled bool `json:"enabled"`
-	Cancel  bool `json:"cancel,omitempty"`
+	Cancel  bool `json:"cancel"`
 }
 
 // setFilesParams is DOM.setFileInputFiles's.

@@ -29,7 +29,7 @@ func TestFileChooserIntercepted(t *testing.T) {
 		want string
 	}{
 		{"default", nil, `{"enabled":true,"cancel":true}`},
-		{"callback", pick, `{"enabled":true}`},
+		{"callback", pick, `{"enabled":true,"cancel":false}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			fx := setup(t, enginetest.EventsFirst, engine.Config{FileChooser: tt.pick})

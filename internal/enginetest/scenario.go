@@ -18,6 +18,7 @@ var Methods = []string{
 	"Performance.getMetrics", "Runtime.evaluate", "Runtime.terminateExecution",
 	"Target.closeTarget", "Target.createTarget", "Target.getTargetInfo", "Target.getTargets",
 	"Target.setDiscoverTargets",
+	"Page.setInterceptFileChooserDialog", "DOM.setFileInputFiles", "DOM.resolveNode", "Runtime.callFunctionOn", "Runtime.releaseObject",
 }
 
 // Messages drives a Browser over a fake through every command the engine
@@ -38,6 +39,7 @@ func Messages(t testing.TB) []Call {
 		"id": 1, "url": url, "userTypedURL": url, "title": "t", "transitionType": "typed"}}})
 	reply("Target.createTarget", map[string]any{"targetId": "T2"})
 	reply("Browser.getVersion", map[string]any{"protocolVersion": "1.3", "product": "Chrome/156.0.8078.73"})
+	reply("DOM.resolveNode", map[string]any{"object": map[string]any{"type": "object", "subtype": "node", "objectId": "O1"}})
 	reply("Performance.getMetrics", map[string]any{"metrics": []any{map[string]any{"name": "Nodes", "value": 12}}})
 	f.Handle("Runtime.evaluate", func(_ string, params json.RawMessage) Reply {
 		var p struct{ Expression string }
@@ -73,6 +75,13 @@ func Messages(t testing.TB) []Call {
 	b := engine.NewBrowser(f.Driver(), engine.Config{
 		EvalTimeout: 300 * time.Millisecond, Dialogs: tabstate.DialogAccept, TerminateOnTimeout: true,
 		DiscoverTargets: true, Heartbeat: 10 * time.Millisecond, AskBeforeClose: true,
+		// The first chooser is given a file, the second cancelled.
+		FileChooser: func(ctx context.Context, c tabstate.FileChooser) ([]string, error) {
+			if f.Count("DOM.setFileInputFiles") == 0 {
+				return []string{"/tmp/a.txt"}, nil
+			}
+			return nil, nil
+		},
 	})
 	f.Attach(b)
 	defer b.Close()
@@ -87,6 +96,12 @@ func Messages(t testing.TB) []Call {
 	tab, err := b.Watch(engine.TabHandle{Session: f.Session("S1"), TargetID: "T1", SessionID: "S1", Life: context.Background()})
 	check("watch", err)
 	check("navigate", tab.Navigate(ctx, url+"next"))
+	for _, method := range []string{"DOM.setFileInputFiles", "Runtime.releaseObject"} {
+		f.Push(Page("S1", tabstate.FileChooserOpened{FrameID: "T1", Mode: "selectSingle", BackendNodeID: 7}))
+		for f.Count(method) == 0 && ctx.Err() == nil {
+			time.Sleep(time.Millisecond)
+		}
+	}
 	_, err = tab.DOM(ctx, 0)
 	check("DOM", err)
 	check("handle dialog", tab.HandleDialog(ctx, false, "typed"))
