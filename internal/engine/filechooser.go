@@ -92,7 +92,7 @@ func (t *Tab) chooserOpened(e tabstate.FileChooserOpened) {
 	url := t.tab.State().URL
 	if t.b.cfg.FileChooser == nil {
 		t.mu.Unlock()
-		t.chooserCancelled(tabstate.ChooserCancelled(url, e.Mode, nil))
+		t.chooserCancelled(tabstate.ChooserCancelled(url, e.Mode, nil), nil)
 		return
 	}
 	t.wg.Add(1)
@@ -116,19 +116,21 @@ func (t *Tab) chooseFiles(e tabstate.FileChooserOpened, url string) {
 	// used all of its.
 	ctx, cancel = context.WithTimeout(t.life, t.timeout)
 	defer cancel()
-	if why == nil {
-		err := t.s.Call(ctx, "DOM.setFileInputFiles", setFilesParams{Files: files, BackendNodeID: e.BackendNodeID}, nil)
-		if err == nil {
-			if log := t.b.cfg.Logger; log != nil {
-				log.Info("tabguard: file chooser given files", "target", t.id, "files", len(files))
-			}
-			return
-		}
-		why = fmt.Errorf("the input did not take Options.FileChooser's files: %w", err)
-	} else {
+	if why != nil {
+		// Recorded first, so that a call in flight that awaits what the
+		// page hears answers it.
+		t.chooserCancelled(tabstate.ChooserCancelled(url, e.Mode, why), why)
 		t.cancelChooser(ctx, e.BackendNodeID)
+		return
 	}
-	t.chooserCancelled(tabstate.ChooserCancelled(url, e.Mode, why))
+	if err := t.s.Call(ctx, "DOM.setFileInputFiles", setFilesParams{Files: files, BackendNodeID: e.BackendNodeID}, nil); err != nil {
+		why = fmt.Errorf("the input did not take Options.FileChooser's files: %w", err)
+		t.chooserCancelled(tabstate.ChooserCancelled(url, e.Mode, why), why)
+		return
+	}
+	if log := t.b.cfg.Logger; log != nil {
+		log.Info("tabguard: file chooser given files", "target", t.id, "files", len(files))
+	}
 }
 
 // cancelChooser tells the input of a chooser that no file was chosen.
@@ -143,8 +145,10 @@ func (t *Tab) cancelChooser(ctx context.Context, backendNodeID int) {
 }
 
 // chooserCancelled records a cancelled chooser, which the calls in flight
-// answer (chooserDuring), and logs it.
-func (t *Tab) chooserCancelled(be *tabstate.BlockedError) {
+// answer (chooserDuring), and logs it with why, the error that kept the
+// callback's files from the page (an ErrInvalidArgument for a relative
+// path), if any.
+func (t *Tab) chooserCancelled(be *tabstate.BlockedError, why error) {
 	t.mu.Lock()
 	if t.closed {
 		t.mu.Unlock()
@@ -153,7 +157,9 @@ func (t *Tab) chooserCancelled(be *tabstate.BlockedError) {
 	t.lastChooser = be
 	t.choosers.Add(1)
 	t.mu.Unlock()
-	t.logf("tabguard: file chooser cancelled", be)
+	if log := t.b.cfg.Logger; log != nil {
+		log.Warn("tabguard: file chooser cancelled", "target", t.id, "err", be, "cause", why)
+	}
 }
 
 // chooserDuring is the answer of call, which answered nil: an
