@@ -117,7 +117,7 @@ func TestFileChooserCallback(t *testing.T) {
 			var got tabstate.FileChooser
 			ended := make(chan error, 1)
 			cfg := engine.Config{
-				Logger: slog.New(recordHandler{msg: "tabguard: file chooser", ch: ended}),
+				Logger: slog.New(recordHandler{msg: "tabguard: file chooser cancelled", ch: ended}),
 				FileChooser: func(ctx context.Context, c tabstate.FileChooser) ([]string, error) {
 					asked.Add(1)
 					got = c
@@ -127,6 +127,19 @@ func TestFileChooserCallback(t *testing.T) {
 				},
 			}
 			fx := setup(t, enginetest.EventsFirst, cfg)
+			// What the page hears: its files, or a cancel event; for an
+			// input gone, the log.
+			heard := make(chan error, 1)
+			hear := func() {
+				select {
+				case heard <- nil:
+				default:
+				}
+			}
+			if tt.setFails {
+				heard = ended
+			}
+			fx.f.Handle("Runtime.callFunctionOn", func(string, json.RawMessage) enginetest.Reply { hear(); return enginetest.Reply{} })
 			fx.f.Handle("DOM.resolveNode", func(string, json.RawMessage) enginetest.Reply {
 				return enginetest.Reply{Result: map[string]any{"object": map[string]any{"objectId": "input-7"}}}
 			})
@@ -134,12 +147,13 @@ func TestFileChooserCallback(t *testing.T) {
 				if tt.setFails {
 					return enginetest.Reply{Err: &enginetest.ProtocolError{Code: -32000, Message: "No node with given id found"}}
 				}
+				hear()
 				return enginetest.Reply{}
 			})
 			err := fx.tab.Do(deadline(t), "", func(ctx context.Context) error {
 				fx.f.Push(enginetest.Page(sess, chooser))
 				select { // as a program's call that awaits what the page does
-				case <-ended:
+				case <-heard:
 				case <-ctx.Done():
 				}
 				return nil
