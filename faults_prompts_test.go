@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -54,6 +55,19 @@ func promptFaults() map[string]rodFault {
 			fault: func(t *testing.T, f *fixture) outcome {
 				start := time.Now()
 				err := f.w.Navigate(testbrowser.Context(t, 10*time.Second), f.srv.URL+faultrows.DownloadPath)
+				return outcome{err: err, elapsed: time.Since(start)}
+			},
+		},
+		"file chooser": {
+			fault: func(t *testing.T, f *fixture) outcome {
+				start := time.Now()
+				err := f.w.Do(testbrowser.Context(t, 10*time.Second), func(p *rod.Page) error {
+					if err := realClick(p, faultrows.ChooserX, faultrows.ChooserSingleY); err != nil {
+						return err
+					}
+					_, err := p.Eval(faultrows.ChooserSeen, 1)
+					return err
+				})
 				return outcome{err: err, elapsed: time.Since(start)}
 			},
 		},

@@ -1,6 +1,7 @@
 package chromedpguard_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
@@ -56,6 +57,19 @@ func promptFaults() map[string]cdpFault {
 			fault: func(t *testing.T, f *fixture) outcome {
 				start := time.Now()
 				err := f.w.Navigate(within(t, 10*time.Second), f.srv.URL+faultrows.DownloadPath)
+				return outcome{err: err, elapsed: time.Since(start)}
+			},
+		},
+		"file chooser": {
+			fault: func(t *testing.T, f *fixture) outcome {
+				start := time.Now()
+				err := f.w.Do(f.tabWithin(t, 10*time.Second), func(ctx context.Context) error {
+					if err := realClick(ctx, faultrows.ChooserX, faultrows.ChooserSingleY); err != nil {
+						return err
+					}
+					_, err := chromedp.Run(ctx, chromedp.Evaluate[string]("("+faultrows.ChooserSeen+")(1)", chromedp.EvalAwaitPromise))
+					return err
+				})
 				return outcome{err: err, elapsed: time.Since(start)}
 			},
 		},

@@ -93,6 +93,15 @@ func promptRows() []Row {
 			// the URL ("download") when none comes, as now and then.
 			Msg: []string{`navigation became a download: "`, `" denied: the page was not left`},
 		},
+		{
+			// A real click on a file input, in a Do that then awaits what
+			// the page heard: Chrome cancels the chooser (the default
+			// policy), the page hears cancel, and the Do answers why.
+			// Nothing to recover: the next eval answers.
+			Name: "file chooser", Path: ChooserPath,
+			Want: tabstate.ErrFileChooser, Fast: true,
+			Msg: []string{"file chooser was cancelled: selectSingle input: the call ran and the page was told no file was chosen; set Options.FileChooser"},
+		},
 	}
 }
 
