@@ -60,6 +60,7 @@ func promptFaults() map[string]rodFault {
 		},
 		"file chooser": {
 			fault: func(t *testing.T, f *fixture) outcome {
+				require.NoError(t, f.page.Context(testbrowser.Context(t, 10*time.Second)).WaitLoad(), "the input is laid out")
 				start := time.Now()
 				err := f.w.Do(testbrowser.Context(t, 10*time.Second), func(p *rod.Page) error {
 					if err := realClick(p, faultrows.ChooserX, faultrows.ChooserSingleY); err != nil {

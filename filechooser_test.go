@@ -55,6 +55,7 @@ func TestFileChooser(t *testing.T) {
 	open := func(t *testing.T, opts *tabguard.Options) *tabguard.Watcher {
 		page := testbrowser.NewPage(t, b)
 		require.NoError(t, navigate(t, page, srv.URL+faultrows.ChooserPath))
+		require.NoError(t, page.Context(testbrowser.Context(t, 10*time.Second)).WaitLoad())
 		return watch(t, page, opts)
 	}
 

@@ -58,25 +58,24 @@ type releaseObjectParams struct {
 const fireCancel = `function() { this.dispatchEvent(new Event("cancel", {bubbles: true})) }`
 
 // interceptChoosers makes Chrome hold the tab's file choosers, cancelling
-// each itself when no callback is set. Watch sends it with its probes. A
-// tab too new to answer it (in its first load) gets it in the background
-// once it does, so Watch does not wait for the load.
-func (t *Tab) interceptChoosers(ctx context.Context) error {
+// each itself when no callback is set, in the background; the returned
+// channel closes once Chrome answered. Watch waits for it on a healthy
+// committed tab. Chrome holds the call while the tab is crashed, and
+// answers "Not attached to an active page" while it is too new: it is
+// sent again then, until the Tab's life ends.
+func (t *Tab) interceptChoosers() <-chan struct{} {
 	p := interceptParams{Enabled: true, Cancel: t.b.cfg.FileChooser == nil}
-	err := t.s.Call(ctx, "Page.setInterceptFileChooserDialog", p, nil)
-	if !t.protocolError(err, notAttached) {
-		return err
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if !t.closed {
-		t.wg.Add(1)
-		go func() {
-			defer t.wg.Done()
-			_ = t.whenAttached(t.life, func() error { return t.s.Call(t.life, "Page.setInterceptFileChooserDialog", p, nil) })
-		}()
-	}
-	return nil
+	done := make(chan struct{})
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		defer close(done)
+		err := t.whenAttached(t.life, func() error { return t.s.Call(t.life, "Page.setInterceptFileChooserDialog", p, nil) })
+		if err != nil && t.life.Err() == nil {
+			t.logf("tabguard: file choosers not intercepted", err)
+		}
+	}()
+	return done
 }
 
 // chooserOpened takes in Page.fileChooserOpened. With no callback, Chrome

@@ -40,6 +40,7 @@ func (t *Tab) start() error {
 	}
 	rctx, rcancel := context.WithTimeout(t.life, probeTimeout)
 	renderer := t.probeRenderer(rctx, rcancel)
+	choosers := t.interceptChoosers()
 	var (
 		info targetInfoResult
 		hist historyResult
@@ -47,7 +48,6 @@ func (t *Tab) start() error {
 	errs := together(
 		func() error { return t.s.Call(pctx, "Inspector.enable", nil, nil) },
 		func() error { return t.b.d.Call(pctx, "Target.getTargetInfo", targetParams{TargetID: t.id}, &info) },
-		func() error { return t.interceptChoosers(pctx) },
 		func() error {
 			err := t.s.Call(pctx, "Page.getNavigationHistory", nil, &hist)
 			if t.protocolError(err, notAttached) {
@@ -57,7 +57,7 @@ func (t *Tab) start() error {
 			return err
 		},
 	)
-	for i, what := range []string{"enable the Inspector domain", "read the target info", "intercept file choosers", "read the navigation history"} {
+	for i, what := range []string{"enable the Inspector domain", "read the target info", "read the navigation history"} {
 		if errs[i] != nil {
 			return t.startError(what, errs[i])
 		}
@@ -80,6 +80,10 @@ func (t *Tab) start() error {
 		// Wait for them, so a Navigate right after Watch has its load
 		// errors seen, and an error page or a loaded page is known.
 		<-renderer
+		select { // and so that no chooser it opens shows
+		case <-choosers:
+		case <-pctx.Done():
+		}
 	}
 	return nil
 }
