@@ -61,6 +61,11 @@ var (
 	// Detail names the permission (loopback-network or local-network) and
 	// the host; Options.Permissions grants it to the page's origin.
 	ErrLocalNetworkDenied = tabstate.ErrLocalNetworkDenied
+	// ErrFileChooser reports that a file chooser the page opened while a
+	// call ran was cancelled (Options.FileChooser unset, or its answer not
+	// usable): the call ran, and the page was told no file was chosen.
+	// Detail names the input's mode, "selectSingle" or "selectMultiple".
+	ErrFileChooser = tabstate.ErrFileChooser
 )
 
 // TabState is what is known of a tab's health; see [tabstate.State]. The

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -87,6 +88,20 @@ func promptFaults() map[string]rodFault {
 		},
 		"a page calls print()": {
 			fault: func(t *testing.T, f *fixture) outcome { return f.eval(t, faultrows.PrintJS) },
+		},
+		"file chooser": {
+			fault: func(t *testing.T, f *fixture) outcome {
+				require.NoError(t, f.page.Context(testbrowser.Context(t, 10*time.Second)).WaitLoad(), "the input is laid out")
+				start := time.Now()
+				err := f.w.Do(testbrowser.Context(t, 10*time.Second), func(p *rod.Page) error {
+					if err := realClick(p, faultrows.ChooserX, faultrows.ChooserSingleY); err != nil {
+						return err
+					}
+					_, err := p.Eval(faultrows.ChooserSeen, 1)
+					return err
+				})
+				return outcome{err: err, elapsed: time.Since(start)}
+			},
 		},
 	}
 }

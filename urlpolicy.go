@@ -15,3 +15,7 @@ type URLPolicy = tabstate.URLPolicy
 //
 //	&tabguard.Advice{Refused: map[error]string{tabguard.ErrTabCrashed: "call reload_tab"}}
 type Advice = tabstate.Advice
+
+// FileChooser is a file chooser a page opened, as Options.FileChooser
+// sees it; see [tabstate.FileChooser].
+type FileChooser = tabstate.FileChooser

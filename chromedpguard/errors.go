@@ -75,6 +75,11 @@ var (
 	// Detail names the permission (loopback-network or local-network) and
 	// the host; Options.Permissions grants it to the page's origin.
 	ErrLocalNetworkDenied = tabstate.ErrLocalNetworkDenied
+	// ErrFileChooser reports that a file chooser the page opened while a
+	// call ran was cancelled (Options.FileChooser unset, or its answer not
+	// usable): the call ran, and the page was told no file was chosen.
+	// Detail names the input's mode, "selectSingle" or "selectMultiple".
+	ErrFileChooser = tabstate.ErrFileChooser
 )
 
 // DefaultEvalTimeout bounds a call when Options.EvalTimeout is zero.
@@ -123,6 +128,10 @@ type URLPolicy = tabstate.URLPolicy
 //
 //	&chromedpguard.Advice{Refused: map[error]string{chromedpguard.ErrTabCrashed: "call reload_tab"}}
 type Advice = tabstate.Advice
+
+// FileChooser is a file chooser a page opened, as Options.FileChooser
+// sees it; see [tabstate.FileChooser].
+type FileChooser = tabstate.FileChooser
 
 // DialogPolicy says what a [Watcher] does with a JavaScript dialog.
 type DialogPolicy = tabstate.DialogPolicy

@@ -92,6 +92,19 @@ func promptFaults() map[string]cdpFault {
 		"a page calls print()": {
 			fault: func(t *testing.T, f *fixture) outcome { return f.eval(t, faultrows.PrintJS) },
 		},
+		"file chooser": {
+			fault: func(t *testing.T, f *fixture) outcome {
+				start := time.Now()
+				err := f.w.Do(f.tabWithin(t, 10*time.Second), func(ctx context.Context) error {
+					if err := realClick(ctx, faultrows.ChooserX, faultrows.ChooserSingleY); err != nil {
+						return err
+					}
+					_, err := chromedp.Run(ctx, chromedp.Evaluate[string]("("+faultrows.ChooserSeen+")(1)", chromedp.EvalAwaitPromise))
+					return err
+				})
+				return outcome{err: err, elapsed: time.Since(start)}
+			},
+		},
 	}
 }
 

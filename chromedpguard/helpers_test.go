@@ -197,6 +197,7 @@ func serve(t testing.TB) *httptest.Server {
 	mux.Handle(faultrows.FramesPrefix, faultrows.FramePages(deadURL(t), quit))
 	mux.HandleFunc(faultrows.SignInPath, faultrows.SignIn)
 	mux.HandleFunc(faultrows.DownloadPath, faultrows.Download)
+	mux.HandleFunc(faultrows.ChooserPath, faultrows.Chooser)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { close(quit) }) // runs first: Close waits for the handlers

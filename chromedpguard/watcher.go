@@ -94,6 +94,17 @@ type Options struct {
 	// never asks for it) is skipped and logged at Info. Chrome keeps these
 	// settings while the DevTools connection that set them is open.
 	Permissions []PermissionGrant
+	// FileChooser chooses the files of each file chooser a page opens (an
+	// <input type=file> clicked): it is called once a chooser, in a
+	// goroutine of the watcher's and under Options.EvalTimeout, and its
+	// absolute paths are given to the input (DOM.setFileInputFiles), which
+	// then fires its change event. An error, no path, several paths for an
+	// input that takes one, or a relative path cancels the chooser instead.
+	// nil, the default, cancels every chooser. Either way no tab ever shows
+	// a native chooser, headed or not (Page.setInterceptFileChooserDialog,
+	// sent as each tab is watched), and a guarded call (Eval, EvalFrame,
+	// Do) in flight when a chooser is cancelled answers [ErrFileChooser].
+	FileChooser func(ctx context.Context, c FileChooser) ([]string, error)
 	// Advice, when set, words the remedy every error names in the
 	// program's own terms, for errors shown to people or agents who call
 	// something else than this package: an MCP server's tools, an HTTP

@@ -172,6 +172,8 @@ func (e *BlockedError) Advice() string {
 		return downloadAdvice(e.Detail)
 	case ErrLocalNetworkDenied:
 		return localNetworkAdvice(e.Detail)
+	case ErrFileChooser:
+		return chooserAdvice(e.Detail)
 	case ErrFrameCrashed:
 		return "reload the tab (Watcher.Reload)"
 	case ErrFrameDetached:

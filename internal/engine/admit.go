@@ -20,6 +20,7 @@ type inflight struct {
 	navSeq       uint64 // the tab's navigation news when it was admitted
 	terminations uint64 // t.terminations when it was admitted
 	lnaSeq       uint64 // t.lna.n when it was admitted
+	choosers     uint64 // t.choosers when it was admitted
 	clock        clock
 	// frame is the iframe a call in a frame runs in; frameDoc and
 	// frameOOP are the document it runs in (0 until it has one: it waits
@@ -103,7 +104,7 @@ func (t *Tab) enter(call *inflight, allow func(error) bool) error {
 			return err
 		}
 	}
-	call.navSeq, call.terminations, call.lnaSeq = t.tab.Seq(), t.terminations, t.lna.n
+	call.navSeq, call.terminations, call.lnaSeq, call.choosers = t.tab.Seq(), t.terminations, t.lna.n, t.choosers.Load()
 	t.inflight[call] = struct{}{}
 	return nil
 }

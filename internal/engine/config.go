@@ -44,6 +44,9 @@ type Config struct {
 	// Permissions are granted as the browser starts; every other prompting
 	// permission is denied (permissions.go).
 	Permissions []tabstate.PermissionGrant
+	// FileChooser chooses the files of each file chooser a page opens;
+	// nil cancels every chooser.
+	FileChooser func(ctx context.Context, c tabstate.FileChooser) ([]string, error)
 
 	// Calls names the backend's own calls in advice.
 	Calls Calls

@@ -108,7 +108,7 @@ func (t *Tab) inFrame(ctx context.Context, op, id string, fn func(ctx context.Co
 	t.end(call, late)
 	switch {
 	case err == nil:
-		return nil
+		return t.chooserDuring(call)
 	case late && call.waiting:
 		return t.frameTimeout(call, op)
 	case late:

@@ -122,7 +122,7 @@ func (t *Tab) do(ctx context.Context, op string, fn func(ctx context.Context) er
 	t.end(call, late)
 	switch {
 	case err == nil:
-		return nil
+		return t.chooserDuring(call)
 	case late:
 		te := t.timedOut(&call.clock, op)
 		t.logf("tabguard: eval timed out", te)

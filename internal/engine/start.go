@@ -40,6 +40,7 @@ func (t *Tab) start() error {
 	}
 	rctx, rcancel := context.WithTimeout(t.life, probeTimeout)
 	renderer := t.probeRenderer(rctx, rcancel)
+	choosers := t.interceptChoosers()
 	var (
 		info targetInfoResult
 		hist historyResult
@@ -81,6 +82,10 @@ func (t *Tab) start() error {
 		// Wait for them, so a Navigate right after Watch has its load
 		// errors seen, and an error page or a loaded page is known.
 		<-renderer
+		select { // and so that no chooser it opens shows
+		case <-choosers:
+		case <-pctx.Done():
+		}
 	}
 	return nil
 }

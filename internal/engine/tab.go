@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tabguard/tabguard/tabstate"
@@ -62,6 +63,10 @@ type Tab struct {
 	// lna is what the tab's events told of denied local network
 	// requests (permissions.go).
 	lna localNetwork
+	// choosers counts the file choosers cancelled, the last of which is
+	// lastChooser (filechooser.go).
+	choosers    atomic.Uint64
+	lastChooser *tabstate.BlockedError
 }
 
 // Watch starts following the tab h and learns its state as it is now (see
@@ -206,6 +211,10 @@ func (t *Tab) Apply(ev tabstate.Event) {
 		if e.CORSError == tabstate.CORSLocalNetworkDenied {
 			t.deniedRequest(e.RequestID)
 		}
+	case tabstate.FileChooserOpened:
+		t.mu.Unlock()
+		t.chooserOpened(ev.(tabstate.FileChooserOpened))
+		return
 	}
 	before := t.tab.State()
 	change := t.tab.Apply(ev)

@@ -20,6 +20,7 @@ var Methods = []string{
 	"Target.setDiscoverTargets", "Browser.setPermission", "Page.addScriptToEvaluateOnNewDocument",
 	"Fetch.enable", "Fetch.continueRequest", "Fetch.continueWithAuth",
 	"Security.enable", "Security.setOverrideCertificateErrors", "Security.handleCertificateError",
+	"Page.setInterceptFileChooserDialog", "DOM.setFileInputFiles", "DOM.resolveNode", "Runtime.callFunctionOn", "Runtime.releaseObject",
 }
 
 // Messages drives a Browser over a fake through every command the engine
@@ -40,6 +41,7 @@ func Messages(t testing.TB) []Call {
 		"id": 1, "url": url, "userTypedURL": url, "title": "t", "transitionType": "typed"}}})
 	reply("Target.createTarget", map[string]any{"targetId": "T2"})
 	reply("Browser.getVersion", map[string]any{"protocolVersion": "1.3", "product": "Chrome/156.0.8078.73"})
+	reply("DOM.resolveNode", map[string]any{"object": map[string]any{"type": "object", "subtype": "node", "objectId": "O1"}})
 	reply("Performance.getMetrics", map[string]any{"metrics": []any{map[string]any{"name": "Nodes", "value": 12}}})
 	f.Handle("Runtime.evaluate", func(_ string, params json.RawMessage) Reply {
 		var p struct{ Expression string }
@@ -80,6 +82,13 @@ func Messages(t testing.TB) []Call {
 			return tabstate.Credentials{Username: "u", Password: "p"}, nil
 		},
 		InsecureHosts: []string{"127.0.0.1:1"},
+		// The first chooser is given a file, the second cancelled.
+		FileChooser: func(ctx context.Context, c tabstate.FileChooser) ([]string, error) {
+			if f.Count("DOM.setFileInputFiles") == 0 {
+				return []string{"/tmp/a.txt"}, nil
+			}
+			return nil, nil
+		},
 	})
 	f.Attach(b)
 	defer b.Close()
@@ -102,6 +111,12 @@ func Messages(t testing.TB) []Call {
 		Page("S1", tabstate.CertificateError{EventID: 1, ErrorType: "ERR_CERT_AUTHORITY_INVALID", URL: "https://127.0.0.1:1/"}))
 	for _, m := range []string{"Fetch.continueRequest", "Fetch.continueWithAuth", "Security.handleCertificateError"} {
 		for f.Count(m) == 0 && ctx.Err() == nil {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	for _, method := range []string{"DOM.setFileInputFiles", "Runtime.releaseObject"} {
+		f.Push(Page("S1", tabstate.FileChooserOpened{FrameID: "T1", Mode: "selectSingle", BackendNodeID: 7}))
+		for f.Count(method) == 0 && ctx.Err() == nil {
 			time.Sleep(time.Millisecond)
 		}
 	}

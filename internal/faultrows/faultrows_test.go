@@ -25,7 +25,7 @@ var sentinels = []error{
 	tabstate.ErrTabCrashed, tabstate.ErrNoDocument, tabstate.ErrTabClosed, tabstate.ErrTabDiscarded,
 	tabstate.ErrBrowserGone, tabstate.ErrDialogOpen, tabstate.ErrPaused, tabstate.ErrNavigated,
 	tabstate.ErrTerminated, tabstate.ErrEvalTimeout, tabstate.ErrFrameCrashed, tabstate.ErrFrameDetached,
-	tabstate.ErrSignInRequired, tabstate.ErrCredentialsRefused, tabstate.ErrCertificate, tabstate.ErrClientCertificate, tabstate.ErrDownload,
+	tabstate.ErrSignInRequired, tabstate.ErrCredentialsRefused, tabstate.ErrCertificate, tabstate.ErrClientCertificate, tabstate.ErrDownload, tabstate.ErrFileChooser,
 }
 
 func TestRowsWellFormed(t *testing.T) {

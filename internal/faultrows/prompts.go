@@ -132,5 +132,46 @@ func promptRows() []Row {
 			Name: "a page calls print()", Fast: true, AlsoHeaded: true,
 			Msg: []string{ReplacedPrint},
 		},
+		{
+			// A real click on a file input, in a Do that then awaits what
+			// the page heard: Chrome cancels the chooser (the default
+			// policy), the page hears cancel, and the Do answers why.
+			// Nothing to recover: the next eval answers.
+			Name: "file chooser", Path: ChooserPath,
+			Want: tabstate.ErrFileChooser, Fast: true, AlsoHeaded: true,
+			Msg: []string{"file chooser was cancelled: selectSingle input: the call ran and the page was told no file was chosen; set Options.FileChooser"},
+		},
 	}
 }
+
+// ChooserPath is where the test servers serve a page of two file inputs
+// (Chooser).
+const ChooserPath = "/chooser"
+
+// The centres of Chooser's inputs, in CSS pixels from the page's top left:
+// one takes a single file, the other several.
+const (
+	ChooserX, ChooserSingleY, ChooserMultipleY = 110, 30, 120
+)
+
+// Chooser serves a page with a single-file input (#one) and a multiple
+// one (#many) whose input, change and cancel events go into window.seen,
+// as "one:cancel" or "one:change:a.txt/5" (each file's name and size);
+// ChooserSeen reads them.
+func Chooser(w http.ResponseWriter, r *http.Request) {
+	fmt.Fprint(w, `<!doctype html><title>chooser</title>
+<input id=one type=file style="position:absolute;left:10px;top:10px;width:200px;height:40px">
+<input id=many type=file multiple style="position:absolute;left:10px;top:100px;width:200px;height:40px">
+<script>
+window.seen = [];
+for (const id of ["one", "many"]) {
+	const input = document.getElementById(id);
+	input.addEventListener("cancel", () => seen.push(id + ":cancel"));
+	input.addEventListener("change", () => seen.push(id + ":change:" + [...input.files].map(f => f.name + "/" + f.size).join(",")));
+}
+</script>`)
+}
+
+// ChooserSeen is a function that answers what Chooser's inputs heard so
+// far, once they heard n events, as a string joined by spaces.
+const ChooserSeen = `n => new Promise(done => { const check = () => seen.length >= n ? done(seen.join(" ")) : setTimeout(check, 5); check() })`
