@@ -36,11 +36,10 @@ func TestFileChooser(t *testing.T) {
 	require.NoError(t, os.WriteFile(a, []byte("hello"), 0o600))
 	require.NoError(t, os.WriteFile(c, []byte("abc"), 0o600))
 
-	// clickAndHear clicks the input at y in a Do and returns what the Do
-	// answered and what the page heard.
-	clickAndHear := func(t *testing.T, w *tabguard.Watcher, y float64) (error, string) {
-		var heard string
-		err := w.Do(testbrowser.Context(t, 10*time.Second), func(p *rod.Page) error {
+	// clickAndHear clicks the input at y in a Do and returns what the page
+	// heard and what the Do answered.
+	clickAndHear := func(t *testing.T, w *tabguard.Watcher, y float64) (heard string, err error) {
+		err = w.Do(testbrowser.Context(t, 10*time.Second), func(p *rod.Page) error {
 			if err := realClick(p, faultrows.ChooserX, y); err != nil {
 				return err
 			}
@@ -50,7 +49,7 @@ func TestFileChooser(t *testing.T) {
 			}
 			return err
 		})
-		return err, heard
+		return heard, err
 	}
 	open := func(t *testing.T, opts *tabguard.Options) *tabguard.Watcher {
 		page := testbrowser.NewPage(t, b)
@@ -69,7 +68,7 @@ func TestFileChooser(t *testing.T) {
 			{faultrows.ChooserSingleY, "selectSingle", "one:cancel"},
 			{faultrows.ChooserMultipleY, "selectMultiple", "many:cancel"},
 		} {
-			err, heard := clickAndHear(t, w, in.y)
+			heard, err := clickAndHear(t, w, in.y)
 			var be *tabguard.BlockedError
 			require.ErrorAs(t, err, &be)
 			assert.ErrorIs(t, err, tabguard.ErrFileChooser)
@@ -132,7 +131,7 @@ func TestFileChooser(t *testing.T) {
 					mu.Unlock()
 					return tt.files, tt.err
 				}})
-				err, heard := clickAndHear(t, w, tt.y)
+				heard, err := clickAndHear(t, w, tt.y)
 				if tt.detail == "" {
 					require.NoError(t, err)
 				} else {

@@ -110,6 +110,7 @@ func TestWireFramesAddNoMessage(t *testing.T) {
 		"tab Network.enable",                        // load failures
 		"tab Page.addScriptToEvaluateOnNewDocument", // print replaced
 		"tab Page.getNavigationHistory",             // is the URL committed?
+		"tab Page.setInterceptFileChooserDialog",    // file choosers held
 		"tab Runtime.evaluate",                      // readyState and location: loaded, or an error page?
 	)
 	if diff := cmp.Diff(want, got); diff != "" {

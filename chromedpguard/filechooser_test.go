@@ -29,9 +29,8 @@ func TestFileChooser(t *testing.T) {
 	a := filepath.Join(dir, "a.txt")
 	require.NoError(t, os.WriteFile(a, []byte("hello"), 0o600))
 
-	clickAndHear := func(t *testing.T, f *fixture, y float64) (error, string) {
-		var heard string
-		err := f.w.Do(f.tabWithin(t, 10*time.Second), func(ctx context.Context) error {
+	clickAndHear := func(t *testing.T, f *fixture, y float64) (heard string, err error) {
+		err = f.w.Do(f.tabWithin(t, 10*time.Second), func(ctx context.Context) error {
 			if err := realClick(ctx, faultrows.ChooserX, y); err != nil {
 				return err
 			}
@@ -39,12 +38,12 @@ func TestFileChooser(t *testing.T) {
 			heard, err = chromedp.Run(ctx, chromedp.Evaluate[string]("("+faultrows.ChooserSeen+")(1)", chromedp.EvalAwaitPromise))
 			return err
 		})
-		return err, heard
+		return heard, err
 	}
 
 	t.Run("cancelled by default", func(t *testing.T) {
 		f := newFixture(t, nil, faultrows.ChooserPath, nil)
-		err, heard := clickAndHear(t, f, faultrows.ChooserSingleY)
+		heard, err := clickAndHear(t, f, faultrows.ChooserSingleY)
 		var be *chromedpguard.BlockedError
 		require.ErrorAs(t, err, &be)
 		assert.ErrorIs(t, err, chromedpguard.ErrFileChooser)
@@ -83,7 +82,7 @@ func TestFileChooser(t *testing.T) {
 						mu.Unlock()
 						return tt.files, tt.err
 					}})
-				err, heard := clickAndHear(t, f, faultrows.ChooserSingleY)
+				heard, err := clickAndHear(t, f, faultrows.ChooserSingleY)
 				if tt.detail == "" {
 					require.NoError(t, err)
 				} else {
