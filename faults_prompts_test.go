@@ -64,7 +64,9 @@ func promptFaults() map[string]rodFault {
 				w := watch(t, f.page, opts)
 				start := time.Now()
 				err := w.Navigate(testbrowser.Context(t, 10*time.Second), f.srv.URL+faultrows.SignInPath)
-				return outcome{err: err, elapsed: time.Since(start)}
+				out := outcome{err: err, elapsed: time.Since(start)}
+				require.NoError(t, w.Close(), "the tab's own watcher goes on")
+				return out
 			},
 		},
 		"navigation becomes a download": {
@@ -94,6 +96,9 @@ func promptFaults() map[string]rodFault {
 				require.NoError(t, f.page.Context(testbrowser.Context(t, 10*time.Second)).WaitLoad(), "the input is laid out")
 				start := time.Now()
 				err := f.w.Do(testbrowser.Context(t, 10*time.Second), func(p *rod.Page) error {
+					if _, err := p.Eval(faultrows.ChooserForget); err != nil {
+						return err
+					}
 					if err := realClick(p, faultrows.ChooserX, faultrows.ChooserSingleY); err != nil {
 						return err
 					}

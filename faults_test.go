@@ -43,43 +43,7 @@ func TestFaultMatrix(t *testing.T) {
 				return // reported above
 			}
 			t.Parallel()
-			f := &fixture{srv: serve(t), timeout: row.Timeout()}
-			switch row.BrowserOn(faultrows.Rod) {
-			case faultrows.Discardable:
-				b, err := testbrowser.LaunchDiscardable()
-				require.NoError(t, err)
-				t.Cleanup(b.Close)
-				f.b = b
-			case faultrows.Dedicated:
-				f.b = dedicated(t)
-			case faultrows.Isolated:
-				f.b = testbrowser.SharedIsolated(t)
-			case faultrows.IsolatedOwn:
-				b, err := testbrowser.LaunchSiteIsolated()
-				require.NoError(t, err)
-				t.Cleanup(b.Close)
-				f.b = b
-			case faultrows.Headed:
-				f.b = testbrowser.SharedHeaded(t)
-			case faultrows.HeadedOwn:
-				f.b = testbrowser.Headed(t)
-			default:
-				f.b = testbrowser.Shared(t)
-			}
-			f.page = testbrowser.NewPage(t, f.b)
-			if row.Browser.IsHeaded() {
-				requireHeaded(t, f.page)
-			}
-			opts := &tabguard.Options{EvalTimeout: row.Timeout(), TerminateOnTimeout: row.TerminateOnTimeout}
-			if row.WatchFirst {
-				f.w = watch(t, f.page, opts)
-			}
-			if row.Path != "-" {
-				require.NoError(t, navigate(t, f.page, f.srv.URL+row.Path))
-			}
-			if !row.WatchFirst {
-				f.w = watch(t, f.page, opts)
-			}
+			f := rowFixture(t, row)
 
 			faultrows.Check(t, row, faultrows.Rod, rf.fault(t, f).shared())
 
@@ -93,6 +57,50 @@ func TestFaultMatrix(t *testing.T) {
 			assert.Equal(t, 42, res.Value.Int())
 		})
 	}
+}
+
+// rowFixture opens the row's tab, in the browser the row names, at its
+// path, watched as the row says.
+func rowFixture(t *testing.T, row faultrows.Row) *fixture {
+	t.Helper()
+	f := &fixture{srv: serve(t), timeout: row.Timeout()}
+	switch row.BrowserOn(faultrows.Rod) {
+	case faultrows.Discardable:
+		b, err := testbrowser.LaunchDiscardable()
+		require.NoError(t, err)
+		t.Cleanup(b.Close)
+		f.b = b
+	case faultrows.Dedicated:
+		f.b = dedicated(t)
+	case faultrows.Isolated:
+		f.b = testbrowser.SharedIsolated(t)
+	case faultrows.IsolatedOwn:
+		b, err := testbrowser.LaunchSiteIsolated()
+		require.NoError(t, err)
+		t.Cleanup(b.Close)
+		f.b = b
+	case faultrows.Headed:
+		f.b = testbrowser.SharedHeaded(t)
+	case faultrows.HeadedOwn:
+		f.b = testbrowser.Headed(t)
+	default:
+		f.b = testbrowser.Shared(t)
+	}
+	f.page = testbrowser.NewPage(t, f.b)
+	if row.Browser.IsHeaded() {
+		requireHeaded(t, f.page)
+	}
+	opts := &tabguard.Options{EvalTimeout: row.Timeout(), TerminateOnTimeout: row.TerminateOnTimeout}
+	if row.WatchFirst {
+		f.w = watch(t, f.page, opts)
+	}
+	if row.Path != "-" {
+		require.NoError(t, navigate(t, f.page, f.srv.URL+row.Path))
+	}
+	if !row.WatchFirst {
+		f.w = watch(t, f.page, opts)
+	}
+	return f
 }
 
 // requireHeaded fails t unless page is in a headed browser: the row must

@@ -67,7 +67,9 @@ func promptFaults() map[string]cdpFault {
 				w := watch(t, f.tab, opts)
 				start := time.Now()
 				err := w.Navigate(within(t, 10*time.Second), f.srv.URL+faultrows.SignInPath)
-				return outcome{err: err, elapsed: time.Since(start)}
+				out := outcome{err: err, elapsed: time.Since(start)}
+				require.NoError(t, w.Close(), "the tab's own watcher goes on")
+				return out
 			},
 		},
 		"navigation becomes a download": {
@@ -96,6 +98,9 @@ func promptFaults() map[string]cdpFault {
 			fault: func(t *testing.T, f *fixture) outcome {
 				start := time.Now()
 				err := f.w.Do(f.tabWithin(t, 10*time.Second), func(ctx context.Context) error {
+					if _, err := chromedp.Run(ctx, chromedp.Evaluate[any]("("+faultrows.ChooserForget+")()")); err != nil {
+						return err
+					}
 					if err := realClick(ctx, faultrows.ChooserX, faultrows.ChooserSingleY); err != nil {
 						return err
 					}

@@ -158,7 +158,9 @@ func (t *Tab) refused() error {
 
 // Close stops following the tab, fails calls still in flight with
 // ErrWatcherClosed, and waits for the Tab's goroutines to return. It
-// leaves the tab itself alone. Calling Close again does nothing.
+// leaves the tab itself alone, but for what the Tab had Chrome hold for it
+// on the tab's session, which it hands back (release). Calling Close
+// again does nothing.
 func (t *Tab) Close() {
 	t.mu.Lock()
 	first := !t.closed
@@ -173,6 +175,9 @@ func (t *Tab) Close() {
 	t.b.remove(t)
 	t.cancel()
 	t.wg.Wait()
+	if first {
+		t.release()
+	}
 	if first && started {
 		t.b.changed(tabtrace.TabUnwatched, t.id, url, "")
 	}

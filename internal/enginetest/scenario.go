@@ -18,7 +18,7 @@ var Methods = []string{
 	"Performance.getMetrics", "Runtime.evaluate", "Runtime.terminateExecution",
 	"Target.closeTarget", "Target.createTarget", "Target.getTargetInfo", "Target.getTargets",
 	"Target.setDiscoverTargets", "Browser.setPermission", "Page.addScriptToEvaluateOnNewDocument",
-	"Fetch.enable", "Fetch.continueRequest", "Fetch.continueWithAuth",
+	"Fetch.enable", "Fetch.continueRequest", "Fetch.continueWithAuth", "Fetch.disable",
 	"Security.enable", "Security.setOverrideCertificateErrors", "Security.handleCertificateError",
 	"Page.setInterceptFileChooserDialog", "DOM.setFileInputFiles", "DOM.resolveNode", "Runtime.callFunctionOn", "Runtime.releaseObject",
 }
@@ -128,6 +128,11 @@ func Messages(t testing.TB) []Call {
 		<-ctx.Done() // out of time: the probes, and a termination
 		return ctx.Err()
 	})
+	// A live tab's watcher, closed, hands back what it had Chrome hold.
+	tab2, err := b.Watch(engine.TabHandle{Session: f.Session("S2"), TargetID: "T2", SessionID: "S2", Life: context.Background(),
+		CertificateErrors: true})
+	check("watch another", err)
+	tab2.Close()
 	check("close tab", tab.CloseTab(ctx))
 	_, err = engine.Open(ctx, b, "", func(ctx context.Context, id string) (struct{}, *engine.Tab, error) {
 		return struct{}{}, nil, nil

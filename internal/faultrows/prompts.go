@@ -67,6 +67,14 @@ func TLSServer(t testing.TB, clientCert bool) *httptest.Server {
 // and a tab closed while its page asks to stay. Where headed Chrome draws
 // something of its own (docs/prompts.md), the row runs headed too
 // (AlsoHeaded), and the answer is the same.
+// Prompts are the rows of prompts that are not JavaScript dialogs, headless
+// only: each backend runs each of them PromptCycles times on one tab, to
+// hold that no reason outlives its prompt.
+func Prompts() []Row { return promptRows() }
+
+// PromptCycles is how many times each prompt row runs on one tab.
+const PromptCycles = 20
+
 func promptRows() []Row {
 	return []Row{
 		{
@@ -171,6 +179,10 @@ for (const id of ["one", "many"]) {
 }
 </script>`)
 }
+
+// ChooserForget empties what Chooser's page heard, so a fault made again on
+// the same page waits for its own chooser.
+const ChooserForget = `() => { seen.length = 0 }`
 
 // ChooserSeen is a function that answers what Chooser's inputs heard so
 // far, once they heard n events, as a string joined by spaces.
