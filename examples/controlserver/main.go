@@ -2,7 +2,7 @@
 // Chromium, with every tab call made deadline-safe by tabguard. It has its
 // own module; run it with
 //
-//	cd examples/controlserver && go run . -addr 127.0.0.1:8090 [-token SECRET] [-allow-schemes file,data] \\
+//	cd examples/controlserver && go run . -addr 127.0.0.1:8090 [-token SECRET] [-allow-schemes file,data] \
 //		[-credentials creds.json] [-upload-dir DIR]
 //
 //	curl -H 'Content-Type: application/json' -d '{"url":"http://127.0.0.1:8000/"}' 127.0.0.1:8090/browser/tabs

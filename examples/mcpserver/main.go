@@ -17,7 +17,31 @@
 // It has its own module; run it, or name it as the command in an MCP
 // client's config, with
 //
-//	cd examples/mcpserver && go run . [-allow-schemes file] [-allowed-origins 'example.com;*.example.org']
+//	cd examples/mcpserver && go run . [-allow-schemes file] [-allowed-origins 'example.com;*.example.org'] \
+//		[-credentials creds.json] [-upload-dir DIR]
+//
+// The agent gets past a prompt with handle_prompt, and only with what the
+// server is configured with. -credentials names a JSON file of
+// credentials by origin,
+//
+//	[{"origin": "https://intranet.example", "username": "agent", "password_env": "INTRANET_PASSWORD"}]
+//
+// whose passwords are read from the environment variables it names as the
+// server starts; a variable that is not set, an origin that is not
+// http(s)://host[:port] or one the URL policy does not open fails the
+// start. With it, a sign-in reads "sign-in required: ORIGIN (realm
+// "staff"): call handle_prompt with kind sign_in and the origin named
+// here, then navigate again; ...", and handle_prompt with that origin lets
+// the server answer the tab's sign-ins there with its credentials (never
+// another tab's, never a proxy's). Chrome keeps credentials a site took
+// and sends them again to that origin from every tab. -upload-dir names
+// the only directory a file chooser may be given files from: handle_prompt
+// with kind file_chooser and names inside it (no .., no absolute path, no
+// link out of it, files that exist) gives the tab's next chooser those
+// files, once; click on the input then opens it. Any other chooser is
+// cancelled, and a click on it answers "file chooser was cancelled". No
+// password appears in a tool result, an error or a log line. The browser
+// saves no downloads.
 //
 // With OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)
 // set, it sends a span for each tool call, "tools/call eval_in_tab", with
