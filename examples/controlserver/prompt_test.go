@@ -280,3 +280,33 @@ func TestPromptConfigRefused(t *testing.T) {
 		})
 	}
 }
+
+// Every prompt reason names an endpoint of this server, never a Go call,
+// with or without something configured to get past it.
+func TestPromptAdvice(t *testing.T) {
+	reasons := []error{tabguard.ErrSignInRequired, tabguard.ErrCredentialsRefused, tabguard.ErrFileChooser, tabguard.ErrLocalNetworkDenied}
+	configured := promptConfig{credentials: map[string]tabguard.Credentials{"http://x": {Username: "u", Password: "p"}}, uploadDir: "/srv/uploads"}
+	for _, pc := range []promptConfig{{}, configured} {
+		advice := promptAdvice(pc)
+		for _, reason := range reasons {
+			for _, frame := range []string{"", "F1"} {
+				detail := "x"
+				if reason == tabguard.ErrFileChooser {
+					detail = "selectSingle input: Options.FileChooser chose no file"
+				}
+				be := advice.Refusal(&tabguard.BlockedError{Reason: reason, Frame: frame, Detail: detail})
+				_, msg := apiError(be)
+				assert.Contains(t, msg, "/browser/", "%v names no endpoint: %s", reason, msg)
+				assert.NotContains(t, msg, "Watcher.")
+				assert.NotContains(t, msg, "Options.")
+			}
+		}
+	}
+	be := promptAdvice(configured).Refusal(&tabguard.BlockedError{Reason: tabguard.ErrFileChooser, Detail: "selectSingle input: Options.FileChooser chose 2 files for a single-file input"})
+	_, msg := apiError(be)
+	assert.Equal(t, "file chooser was cancelled: selectSingle input: it takes one file, and POST /browser/prompt gave several: the page was told no file was chosen: "+
+		"POST /browser/prompt with kind file_chooser and files from the upload directory (one for an input that takes one), then POST /browser/click on the input again", msg)
+	be = promptAdvice(configured).Refusal(&tabguard.BlockedError{Reason: tabguard.ErrLocalNetworkDenied, Detail: "loopback-network for 127.0.0.1:9000"})
+	_, msg = apiError(be)
+	assert.Equal(t, "local network request denied: loopback-network for 127.0.0.1:9000: the server lets no page reach this machine or the local network; the tab still answers: POST /browser/navigate to another page", msg)
+}
