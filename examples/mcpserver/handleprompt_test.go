@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/launcher"
+	"github.com/go-rod/rod/lib/launcher/flags"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -245,4 +248,48 @@ func TestFileChooserNoUploads(t *testing.T) {
 	var got ClickOutput
 	ok(t, cs, "click", map[string]any{"tab": tab, "x": 500, "y": 500}, &got)
 	assert.Equal(t, "html", got.Tag, "a click on no input opens nothing")
+}
+
+// A script's request from a public page to this machine reads
+// ErrLocalNetworkDenied, worded with the server's tools: the server grants
+// no page the local network, and the tab still answers.
+func TestLocalNetworkDenied(t *testing.T) {
+	pub, target := faultrows.LocalNetworkServers(t)
+	b := launchPublic(t, pub)
+	s, tools, err := newServer(b, &tabguard.Options{EvalTimeout: 5 * time.Second, URLs: config{blocked: defaultBlocked}.policy()}, nil, promptConfig{})
+	require.NoError(t, err)
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := testContext(t, 30*time.Second)
+	ss, err := s.Connect(ctx, st, nil)
+	require.NoError(t, err)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0.0.1"}, nil).Connect(ctx, ct, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		require.NoError(t, cs.Close())
+		require.NoError(t, ss.Wait())
+		require.NoError(t, tools.Close())
+	})
+	tab := openTab(t, cs, pub.URL)
+	host := strings.TrimPrefix(target.URL, "http://")
+	assert.Equal(t, "local network request denied: loopback-network for "+host+": the server lets no page reach this machine or the local network; the tab still answers: call eval_in_tab without that request, or navigate for another page",
+		fails(t, cs, "eval_in_tab", map[string]any{"tab": tab, "js": faultrows.FetchJS(target.URL + faultrows.LocalNetworkPath)}))
+	ok(t, cs, "eval_in_tab", map[string]any{"tab": tab, "js": "() => 1"}, nil)
+}
+
+// launchPublic launches a headless Chromium of the test's own that takes
+// the server pub for a public site, and ends it when t does.
+func launchPublic(t *testing.T, pub *httptest.Server) *rod.Browser {
+	t.Helper()
+	bin, found := launcher.LookPath()
+	require.True(t, found, "no Chromium found: install the chromium package")
+	name, value := faultrows.PublicFlag(pub)
+	l := launcher.New().Bin(bin).Headless(true).NoSandbox(true).UserDataDir(filepath.Join(t.TempDir(), "profile")).
+		Set("disable-gpu").Set("no-first-run").Set("disable-background-networking").Set("disable-sync").
+		Set(flags.Flag(name), value)
+	t.Cleanup(func() { kill(l) }) // before TempDir removes the profile: cleanups run last first
+	u, err := l.Launch()
+	require.NoError(t, err)
+	b := rod.New().ControlURL(u)
+	require.NoError(t, b.Connect())
+	return b
 }
