@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/tabguard/tabguard"
@@ -41,6 +42,8 @@ func apiError(err error) (int, string) {
 		return http.StatusForbidden, err.Error() + ": the server does not open it (see -allow-schemes, -allowed-origins, -blocked-origins)"
 	case errors.Is(err, tabguard.ErrNoDialog):
 		return http.StatusConflict, "no JavaScript dialog is open: nothing to handle"
+	case errors.As(err, &be) && be.Reason == tabguard.ErrFileChooser:
+		return http.StatusInternalServerError, chooserProblem(be) + ": " + advice(be)
 	case errors.As(err, &be):
 		return http.StatusInternalServerError, be.Problem() + ": " + advice(be)
 	case errors.As(err, &fl) && errors.As(err, &te):
@@ -95,7 +98,8 @@ func timeoutAdvice(cause tabguard.TimeoutCause) string {
 	return ""
 }
 
-// advice names the endpoint that ends a refusal. An iframe whose page
+// advice names the endpoint that ends a refusal: promptAdvice's remedy
+// when the watcher set one, and otherwise its own. An iframe whose page
 // failed to load, or whose own renderer crashed, comes back when the tab
 // reloads; one the tab does not have is not called again, and the list
 // says which it has. A load stopped at a prompt (sign-in, a certificate)
@@ -103,6 +107,9 @@ func timeoutAdvice(cause tabguard.TimeoutCause) string {
 // certificates to give: only another page helps, or for an iframe, the
 // tab's other frames.
 func advice(be *tabguard.BlockedError) string {
+	if be.Remedy != "" {
+		return be.Remedy // promptAdvice's, set by the watcher
+	}
 	if why, ok := prompted(be.Reason, be.Frame != ""); ok {
 		if be.Frame != "" {
 			return why + ": GET /browser/frames for the tab's other frames"
@@ -152,4 +159,47 @@ func prompted(reason error, frame bool) (string, bool) {
 		return whose + "site asks for a client certificate the server does not have", true
 	}
 	return "", false
+}
+
+// promptAdvice words, for the watchers, the remedies of the prompts the
+// server may get past with POST /browser/prompt, which depend on pc, what
+// the server is configured with: its credentials and its upload directory.
+// A reason it leaves out is worded by advice.
+func promptAdvice(pc promptConfig) *tabguard.Advice {
+	chooser := "the page was told no file was chosen: the server has no upload directory, so it gives pages no files"
+	if pc.uploadDir != "" {
+		chooser = "the page was told no file was chosen: POST /browser/prompt with kind file_chooser and files from the upload directory (one for an input that takes one), then POST /browser/click on the input again"
+	}
+	a := &tabguard.Advice{
+		Refused: map[error]string{
+			tabguard.ErrCredentialsRefused: "the site refused the credentials the server has for it, which only the server's operator can change: POST /browser/navigate to another page",
+			tabguard.ErrFileChooser:        chooser,
+			tabguard.ErrLocalNetworkDenied: "the server lets no page reach this machine or the local network; the tab still answers: POST /browser/navigate to another page",
+		},
+		FrameRefused: map[error]string{
+			tabguard.ErrCredentialsRefused: "the iframe's site refused the credentials the server has for it, which only the server's operator can change: GET /browser/frames for the tab's other frames",
+		},
+	}
+	if len(pc.credentials) > 0 {
+		a.Refused[tabguard.ErrSignInRequired] = "POST /browser/prompt with kind sign_in and the origin named here, then POST /browser/navigate again; without credentials for it, POST /browser/navigate to another page"
+		a.FrameRefused[tabguard.ErrSignInRequired] = "POST /browser/prompt with kind sign_in and the origin named here, then POST /browser/reload; without credentials for it, GET /browser/frames for the tab's other frames"
+	}
+	return a
+}
+
+// chooserProblem is the problem of be, a cancelled file chooser, in the
+// server's terms: the input's mode, and why the files POST /browser/prompt
+// gave were not used, rather than the library's option names.
+func chooserProblem(be *tabguard.BlockedError) string {
+	mode, why, _ := strings.Cut(be.Detail, ": ")
+	c := *be
+	switch {
+	case strings.HasSuffix(why, "files for a single-file input"):
+		c.Detail = mode + ": it takes one file, and POST /browser/prompt gave several"
+	case why != "":
+		c.Detail = mode + ": no files were given with POST /browser/prompt"
+	default:
+		c.Detail = mode
+	}
+	return c.Problem()
 }

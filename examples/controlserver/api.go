@@ -137,6 +137,45 @@ type TabResponse struct {
 	URL string `json:"url,omitempty"`
 }
 
+// PromptRequest is the body of POST /browser/prompt: with Kind "sign_in"
+// and Origin, the server answers the tab's sign-ins at that origin with
+// its configured credentials; with Kind "file_chooser" and Files (names
+// inside the server's upload directory), the tab's next file chooser gets
+// those files, once.
+type PromptRequest struct {
+	Tab    string   `json:"tab"`
+	Kind   string   `json:"kind"`
+	Origin string   `json:"origin,omitempty"`
+	Files  []string `json:"files,omitempty"`
+}
+
+// PromptResponse answers POST /browser/prompt with what was set, never a
+// credential, and what to do next.
+type PromptResponse struct {
+	Tab    string   `json:"tab"`
+	Kind   string   `json:"kind"`
+	Origin string   `json:"origin,omitempty"`
+	Files  []string `json:"files,omitempty"`
+	Next   string   `json:"next"`
+}
+
+// ClickRequest is the body of POST /browser/click: click at X, Y in CSS
+// pixels of the tab's viewport.
+type ClickRequest struct {
+	Tab string  `json:"tab"`
+	X   float64 `json:"x"`
+	Y   float64 `json:"y"`
+}
+
+// ClickResponse answers POST /browser/click with the element clicked
+// (empty when none) and, for a file input, the names of the files it took.
+type ClickResponse struct {
+	Tab   string   `json:"tab"`
+	URL   string   `json:"url"`
+	Tag   string   `json:"tag"`
+	Files []string `json:"files,omitempty"`
+}
+
 // ErrorResponse is the body of every 4xx and 5xx answer. Error is the real
 // reason and the endpoint that fixes it, such as "tab renderer crashed
 // (reason: crashed): POST /browser/reload". Tab names the tab a failed

@@ -170,6 +170,22 @@ func (c *Client) Cursor(ctx context.Context, tab string, x, y float64) (CursorRe
 	return out, err
 }
 
+// Prompt sets what the tab's next sign-in or file chooser gets, with
+// POST /browser/prompt.
+func (c *Client) Prompt(ctx context.Context, req PromptRequest) (PromptResponse, error) {
+	var out PromptResponse
+	err := c.do(ctx, c.HTTP, http.MethodPost, "/browser/prompt", req, &out)
+	return out, err
+}
+
+// Click clicks at x, y and returns the element clicked and, for a file
+// input, the files it took.
+func (c *Client) Click(ctx context.Context, tab string, x, y float64) (ClickResponse, error) {
+	var out ClickResponse
+	err := c.do(ctx, c.HTTP, http.MethodPost, "/browser/click", ClickRequest{Tab: tab, X: x, Y: y}, &out)
+	return out, err
+}
+
 // do sends one request and decodes the answer into out, or an error answer
 // into an *APIError.
 func (c *Client) do(ctx context.Context, hc *http.Client, method, path string, in, out any) error {

@@ -2,7 +2,8 @@
 // Chromium, with every tab call made deadline-safe by tabguard. It has its
 // own module; run it with
 //
-//	cd examples/controlserver && go run . -addr 127.0.0.1:8090 [-token SECRET] [-allow-schemes file,data]
+//	cd examples/controlserver && go run . -addr 127.0.0.1:8090 [-token SECRET] [-allow-schemes file,data] \
+//		[-credentials creds.json] [-upload-dir DIR]
 //
 //	curl -H 'Content-Type: application/json' -d '{"url":"http://127.0.0.1:8000/"}' 127.0.0.1:8090/browser/tabs
 //	curl 127.0.0.1:8090/browser/tabs
@@ -16,6 +17,9 @@
 //	curl -H 'Content-Type: application/json' -d '{"tab":"ID","url":"http://127.0.0.1:8000/next"}' 127.0.0.1:8090/browser/navigate
 //	curl -H 'Content-Type: application/json' -d '{"tab":"ID"}' 127.0.0.1:8090/browser/reload
 //	curl -H 'Content-Type: application/json' -d '{"tab":"ID","accept":true,"prompt_text":"hi"}' 127.0.0.1:8090/browser/dialog
+//	curl -H 'Content-Type: application/json' -d '{"tab":"ID","x":110,"y":30}' 127.0.0.1:8090/browser/click
+//	curl -H 'Content-Type: application/json' -d '{"tab":"ID","kind":"sign_in","origin":"https://intranet.example"}' 127.0.0.1:8090/browser/prompt
+//	curl -H 'Content-Type: application/json' -d '{"tab":"ID","kind":"file_chooser","files":["report.pdf"]}' 127.0.0.1:8090/browser/prompt
 //	curl -H 'Content-Type: application/json' -d '{"tab":"ID"}' 127.0.0.1:8090/browser/close
 //	curl 127.0.0.1:8090/metrics    # with -metrics only
 //
@@ -28,6 +32,29 @@
 // With -metrics, GET /metrics serves the tab calls' durations, refusals,
 // timeouts, crashes and watched tabs in Prometheus's text format; without
 // it there is no such route.
+//
+// POST /browser/prompt gets a tab past a prompt, and only with what the
+// server is configured with. -credentials names a JSON file of credentials
+// by origin,
+//
+//	[{"origin": "https://intranet.example", "username": "agent", "password_env": "INTRANET_PASSWORD"}]
+//
+// whose passwords are read from the environment variables it names as the
+// server starts; a variable that is not set, an origin that is not
+// http(s)://host[:port] or one the URL policy does not open fails the
+// start. With it, a sign-in answers "sign-in required: ORIGIN (realm
+// "staff"): POST /browser/prompt with kind sign_in and the origin named
+// here, then POST /browser/navigate again; ...", and kind sign_in with
+// that origin lets the server answer the tab's sign-ins there with its
+// credentials (never another tab's, never a proxy's). Chrome keeps
+// credentials a site took and sends them again to that origin from every
+// tab. -upload-dir names the only directory a file chooser may be given
+// files from: kind file_chooser with names inside it (no .., no absolute
+// path, no link out of it, files that exist) gives the tab's next chooser
+// those files, once; POST /browser/click on the input then opens it. Any
+// other chooser is cancelled, and a click on it answers "file chooser was
+// cancelled". No password appears in an answer, an error or a log line.
+// The browser saves no downloads.
 //
 // A tab that cannot answer gets a 500 whose JSON body is the real reason
 // and the endpoint that fixes it, such as
@@ -69,6 +96,7 @@ type config struct {
 	token                     string
 	schemes, allowed, blocked string
 	metrics                   bool
+	credentials, uploadDir    string
 }
 
 func main() {
@@ -79,6 +107,8 @@ func main() {
 	flag.StringVar(&cfg.schemes, "allow-schemes", "", "comma-separated URL schemes to open besides http and https, such as file,data")
 	flag.StringVar(&cfg.allowed, "allowed-origins", "", "semicolon-separated origins or hosts the server may open (*.example.com for a domain); empty allows all")
 	flag.StringVar(&cfg.blocked, "blocked-origins", strings.Join(defaultBlocked, ";"), "semicolon-separated origins or hosts the server never opens")
+	flag.StringVar(&cfg.credentials, "credentials", "", "JSON file of sign-in credentials by origin, each password read from the environment variable it names; POST /browser/prompt gives them")
+	flag.StringVar(&cfg.uploadDir, "upload-dir", "", "the only directory POST /browser/prompt may give a file chooser files from; empty gives none")
 	flag.BoolVar(&cfg.metrics, "metrics", false, "serve GET /metrics in Prometheus's text format, behind the same checks and token as every route")
 	flag.Parse()
 	if cfg.token == "" {
@@ -104,6 +134,10 @@ func (c config) policy() *tabguard.URLPolicy {
 }
 
 func run(cfg config) error {
+	// Read first: a configuration that cannot work fails before a browser starts.
+	if _, err := loadPromptConfig(cfg.credentials, cfg.uploadDir, cfg.policy(), os.LookupEnv); err != nil {
+		return err
+	}
 	bin, ok := launcher.LookPath()
 	if !ok {
 		return errors.New("no Chromium found: install the chromium package")
@@ -123,7 +157,8 @@ func run(cfg config) error {
 	}
 	defer b.Close()
 
-	s, err := NewServer(b, &ServerConfig{Watch: &tabguard.Options{EvalTimeout: cfg.evalTimeout, URLs: cfg.policy()}, Metrics: cfg.metrics})
+	s, err := NewServer(b, &ServerConfig{Watch: &tabguard.Options{EvalTimeout: cfg.evalTimeout, URLs: cfg.policy()}, Metrics: cfg.metrics,
+		CredentialsFile: cfg.credentials, UploadDir: cfg.uploadDir})
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 
@@ -42,7 +43,8 @@ type Server struct {
 	bw          *tabguard.BrowserWatcher
 	urls        *tabguard.URLPolicy // what the tabs may open, and so what their iframes may be read at
 	loadTimeout time.Duration
-	metrics     *metrics // nil unless ServerConfig.Metrics
+	metrics     *metrics     // nil unless ServerConfig.Metrics
+	prompts     *promptState // what POST /browser/prompt set, and what it may set
 
 	mu   sync.Mutex
 	tabs map[string]*tabguard.Watcher // by target ID
@@ -66,6 +68,18 @@ type ServerConfig struct {
 	// and sets Watch.Trace to report them, replacing any Trace given.
 	// Off by default: no /metrics route and no Trace.
 	Metrics bool
+	// CredentialsFile names a JSON list of sign-in credentials by origin,
+	// [{"origin": "https://host[:port]", "username": "...", "password_env": "NAME"}],
+	// each password read from the environment variable it names as the
+	// server starts; POST /browser/prompt lets a tab use them. Empty: the
+	// server signs in nowhere.
+	CredentialsFile string
+	// UploadDir is the only directory POST /browser/prompt may give a file
+	// chooser files from. Empty: every chooser is cancelled.
+	UploadDir string
+	// LookupEnv reads the passwords CredentialsFile names; nil means
+	// os.LookupEnv.
+	LookupEnv func(name string) (string, bool)
 }
 
 // NewServer returns a server over b; cfg may be nil.
@@ -85,7 +99,27 @@ func NewServer(b *rod.Browser, cfg *ServerConfig) (*Server, error) {
 	if o.URLs == nil {
 		o.URLs = &tabguard.URLPolicy{BlockedOrigins: defaultBlocked}
 	}
-	s := &Server{urls: o.URLs, loadTimeout: c.LoadTimeout, tabs: map[string]*tabguard.Watcher{}}
+	if c.LookupEnv == nil {
+		c.LookupEnv = os.LookupEnv
+	}
+	// A configuration that cannot work fails the start.
+	pc, err := loadPromptConfig(c.CredentialsFile, c.UploadDir, o.URLs, c.LookupEnv)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{urls: o.URLs, loadTimeout: c.LoadTimeout, tabs: map[string]*tabguard.Watcher{},
+		prompts: &promptState{cfg: pc, signIns: map[string]map[string]bool{}, files: map[string][]string{}}}
+	// Only what POST /browser/prompt set on a tab is given to its pages:
+	// a sign-in it did not allow is refused, a chooser given no files
+	// cancelled. Unconfigured, the browser refuses and cancels them itself.
+	o.Advice = promptAdvice(pc)
+	o.Credentials, o.FileChooser = nil, nil
+	if len(pc.credentials) > 0 {
+		o.Credentials = s.signIn
+	}
+	if pc.uploadDir != "" {
+		o.FileChooser = s.chooseFiles
+	}
 	if c.Metrics {
 		m, err := newMetrics()
 		if err != nil {
@@ -117,6 +151,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /browser/reload", s.handleReload)
 	mux.HandleFunc("POST /browser/close", s.handleClose)
 	mux.HandleFunc("POST /browser/dialog", s.handleDialog)
+	mux.HandleFunc("POST /browser/prompt", s.handlePrompt)
+	mux.HandleFunc("POST /browser/click", s.handleClick)
 	mux.HandleFunc("GET /browser/frames", s.handleFrames)
 	mux.HandleFunc("GET /browser/dom", s.handleDOM)
 	mux.HandleFunc("GET /browser/clickables", s.handleClickables)
@@ -219,6 +255,7 @@ func (s *Server) keep(w *tabguard.Watcher) *tabguard.Watcher {
 		if old.State().Closed {
 			_ = old.Close()
 			delete(s.tabs, id)
+			s.prompts.forget(id)
 		}
 	}
 	if old, ok := s.tabs[string(w.TargetID())]; ok {
@@ -239,6 +276,7 @@ func (s *Server) closeTab(ctx context.Context, id string) error {
 	s.mu.Lock()
 	delete(s.tabs, id)
 	s.mu.Unlock()
+	s.prompts.forget(id)
 	return w.CloseTab(ctx)
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/tabguard/tabguard"
 )
@@ -14,26 +15,41 @@ var errUnknownTab = errors.New("unknown tab")
 // for a model: the library's own advice names its Go calls, which a model
 // does not have. The server stops runaway scripts itself
 // (TerminateOnTimeout), so a busy script needs nothing but a retry. A load
-// stopped at a prompt (sign-in, a certificate) meets the same prompt on a
-// reload, and the server has no credentials or certificates to give: only
-// another page helps.
-func toolAdvice() *tabguard.Advice {
+// stopped at a certificate meets it again on a reload, and the server has
+// no certificates to give: only another page helps. A sign-in and a file
+// chooser are got past with handle_prompt where pc, the server's
+// configuration, has something to give; otherwise only another page
+// helps, or for a chooser, no file.
+func toolAdvice(pc promptConfig) *tabguard.Advice {
+	signIn := "the page needs credentials the server does not have: call navigate for another page"
+	frameSignIn := "the iframe's page needs credentials the server does not have: call list_frames for the tab's other frames"
+	if len(pc.credentials) > 0 {
+		signIn = "call handle_prompt with kind sign_in and the origin named here, then navigate again; without credentials for it, call navigate for another page"
+		frameSignIn = "call handle_prompt with kind sign_in and the origin named here, then reload_tab; without credentials for it, call list_frames for the tab's other frames"
+	}
+	chooser := "the page was told no file was chosen: the server has no upload directory, so it gives pages no files"
+	if pc.uploadDir != "" {
+		chooser = "the page was told no file was chosen: call handle_prompt with kind file_chooser and files from the upload directory (one for an input that takes one), then click the input again"
+	}
 	return &tabguard.Advice{
 		Refused: map[error]string{
-			tabguard.ErrTabCrashed:        "call reload_tab",
-			tabguard.ErrNoDocument:        "call navigate, or reload_tab to try the same URL",
-			tabguard.ErrSignInRequired:    "the page needs credentials the server does not have: call navigate for another page",
-			tabguard.ErrCertificate:       "the server cannot accept a certificate the browser refuses: call navigate for another page",
-			tabguard.ErrClientCertificate: "the site asks for a client certificate the server does not have: call navigate for another page",
-			tabguard.ErrDialogOpen:        "call handle_dialog",
-			tabguard.ErrTabClosed:         "call open_tab",
-			tabguard.ErrTabDiscarded:      "call open_tab",
-			tabguard.ErrBrowserGone:       "the server has lost its browser: restart it",
-			tabguard.ErrPaused:            "a debugger paused the page: resume it there",
-			tabguard.ErrNavigated:         "retry the call",
-			tabguard.ErrTerminated:        "retry the call",
-			tabguard.ErrFrameCrashed:      "call reload_tab",
-			tabguard.ErrFrameDetached:     "call list_frames",
+			tabguard.ErrTabCrashed:         "call reload_tab",
+			tabguard.ErrNoDocument:         "call navigate, or reload_tab to try the same URL",
+			tabguard.ErrSignInRequired:     signIn,
+			tabguard.ErrCredentialsRefused: "the site refused the credentials the server has for it, which only the server's operator can change: call navigate for another page",
+			tabguard.ErrCertificate:        "the server cannot accept a certificate the browser refuses: call navigate for another page",
+			tabguard.ErrClientCertificate:  "the site asks for a client certificate the server does not have: call navigate for another page",
+			tabguard.ErrFileChooser:        chooser,
+			tabguard.ErrLocalNetworkDenied: "the server lets no page reach this machine or the local network; the tab still answers: call eval_in_tab without that request, or navigate for another page",
+			tabguard.ErrDialogOpen:         "call handle_dialog",
+			tabguard.ErrTabClosed:          "call open_tab",
+			tabguard.ErrTabDiscarded:       "call open_tab",
+			tabguard.ErrBrowserGone:        "the server has lost its browser: restart it",
+			tabguard.ErrPaused:             "a debugger paused the page: resume it there",
+			tabguard.ErrNavigated:          "retry the call",
+			tabguard.ErrTerminated:         "retry the call",
+			tabguard.ErrFrameCrashed:       "call reload_tab",
+			tabguard.ErrFrameDetached:      "call list_frames",
 			// The server sets no download directory: the browser denies every download.
 			tabguard.ErrDownload: "the page was not left and still answers; the server saves no downloads",
 		},
@@ -51,10 +67,11 @@ func toolAdvice() *tabguard.Advice {
 		// at a prompt meets it again on a reload: the other frames are
 		// what is left to read.
 		FrameRefused: map[error]string{
-			tabguard.ErrNoDocument:        "call reload_tab",
-			tabguard.ErrSignInRequired:    "the iframe's page needs credentials the server does not have: call list_frames for the tab's other frames",
-			tabguard.ErrCertificate:       "the server cannot accept a certificate the browser refuses: call list_frames for the tab's other frames",
-			tabguard.ErrClientCertificate: "the iframe's site asks for a client certificate the server does not have: call list_frames for the tab's other frames",
+			tabguard.ErrNoDocument:         "call reload_tab",
+			tabguard.ErrSignInRequired:     frameSignIn,
+			tabguard.ErrCredentialsRefused: "the iframe's site refused the credentials the server has for it, which only the server's operator can change: call list_frames for the tab's other frames",
+			tabguard.ErrCertificate:        "the server cannot accept a certificate the browser refuses: call list_frames for the tab's other frames",
+			tabguard.ErrClientCertificate:  "the iframe's site asks for a client certificate the server does not have: call list_frames for the tab's other frames",
 		},
 		FrameLoading: "call list_frames for the frames that loaded",
 		FrameLazy:    "scroll the iframe into view with eval_in_tab, or call list_frames for the frames that loaded",
@@ -62,10 +79,14 @@ func toolAdvice() *tabguard.Advice {
 }
 
 // toolError words the errors the advice table does not cover, which are
-// about a tool's input rather than the tab.
+// about a tool's input rather than the tab, and keeps the library's own
+// names out of a cancelled file chooser's detail.
 func toolError(err error) error {
 	var fe *frameURLError
+	var be *tabguard.BlockedError
 	switch {
+	case errors.As(err, &be) && be.Reason == tabguard.ErrFileChooser:
+		return chooserError(be)
 	case errors.As(err, &fe):
 		return fmt.Errorf("%v: the server reads no frame at a URL it would not open", err)
 	case errors.Is(err, tabguard.ErrNoDialog):
@@ -76,4 +97,21 @@ func toolError(err error) error {
 		return fmt.Errorf("%v: the server does not open it", err)
 	}
 	return err
+}
+
+// chooserError is be, a cancelled file chooser, with its detail in the
+// server's terms: the input's mode, and why the files handle_prompt gave
+// were not used, rather than the library's option names.
+func chooserError(be *tabguard.BlockedError) error {
+	mode, why, _ := strings.Cut(be.Detail, ": ")
+	c := *be
+	switch {
+	case strings.HasSuffix(why, "files for a single-file input"):
+		c.Detail = mode + ": it takes one file, and handle_prompt gave several"
+	case why != "":
+		c.Detail = mode + ": no files were given with handle_prompt"
+	default:
+		c.Detail = mode
+	}
+	return &c
 }

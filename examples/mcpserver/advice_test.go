@@ -13,19 +13,24 @@ import (
 // TestToolAdvice holds that every refusal and every timeout names a tool
 // of this server, never a Go call: a model has tools.
 func TestToolAdvice(t *testing.T) {
-	advice := toolAdvice()
 	reasons := []error{tabguard.ErrTabCrashed, tabguard.ErrNoDocument, tabguard.ErrDialogOpen, tabguard.ErrTabClosed,
 		tabguard.ErrTabDiscarded, tabguard.ErrBrowserGone, tabguard.ErrPaused, tabguard.ErrNavigated, tabguard.ErrTerminated,
 		tabguard.ErrFrameCrashed, tabguard.ErrFrameDetached,
-		tabguard.ErrSignInRequired, tabguard.ErrCertificate, tabguard.ErrClientCertificate, tabguard.ErrDownload}
-	for _, reason := range reasons {
-		for _, frame := range []string{"", "F1"} {
-			be := advice.Refusal(&tabguard.BlockedError{Reason: reason, Frame: frame, Detail: "x"})
-			assert.NotEmpty(t, be.Remedy, "%v has no remedy", reason)
-			assert.NotContains(t, be.Error(), "Watcher.", "a model has tools, not Go calls")
-			assert.NotContains(t, be.Error(), "Options.")
+		tabguard.ErrSignInRequired, tabguard.ErrCredentialsRefused, tabguard.ErrCertificate, tabguard.ErrClientCertificate,
+		tabguard.ErrDownload, tabguard.ErrFileChooser, tabguard.ErrLocalNetworkDenied}
+	configured := promptConfig{credentials: map[string]tabguard.Credentials{"http://x": {Username: "u", Password: "p"}}, uploadDir: "/srv/uploads"}
+	for _, pc := range []promptConfig{{}, configured} {
+		advice := toolAdvice(pc)
+		for _, reason := range reasons {
+			for _, frame := range []string{"", "F1"} {
+				be := advice.Refusal(&tabguard.BlockedError{Reason: reason, Frame: frame, Detail: "x"})
+				assert.NotEmpty(t, be.Remedy, "%v has no remedy", reason)
+				assert.NotContains(t, be.Error(), "Watcher.", "a model has tools, not Go calls")
+				assert.NotContains(t, be.Error(), "Options.")
+			}
 		}
 	}
+	advice := toolAdvice(promptConfig{})
 	causes := []tabguard.TimeoutCause{tabguard.TimeoutUnknown, tabguard.TimeoutLoading, tabguard.TimeoutUnsettled,
 		tabguard.TimeoutHidden, tabguard.TimeoutFrozen, tabguard.TimeoutBusyScript, tabguard.TimeoutHung, tabguard.TimeoutSilent}
 	for _, cause := range causes {
@@ -44,7 +49,8 @@ func TestToolAdvice(t *testing.T) {
 }
 
 func TestToolError(t *testing.T) {
-	advice := toolAdvice() // as the watchers word their refusals
+	advice := toolAdvice(promptConfig{}) // as the watchers word their refusals
+	uploads := toolAdvice(promptConfig{uploadDir: "/srv/uploads"})
 	tests := []struct {
 		name string
 		err  error
@@ -77,6 +83,12 @@ func TestToolError(t *testing.T) {
 			"frame F1: URL not allowed: http://x/: its origin http://x is blocked: the server reads no frame at a URL it would not open"},
 		{"a download", advice.Refusal(&tabguard.BlockedError{Reason: tabguard.ErrDownload, URL: "http://x/x.bin", Detail: `"x.bin" denied`}),
 			`navigation became a download: "x.bin" denied: the page was not left and still answers; the server saves no downloads`},
+		{"a chooser cancelled", advice.Refusal(&tabguard.BlockedError{Reason: tabguard.ErrFileChooser, URL: "http://x/", Detail: "selectSingle input"}),
+			"file chooser was cancelled: selectSingle input: the page was told no file was chosen: the server has no upload directory, so it gives pages no files"},
+		{"a chooser given none", uploads.Refusal(&tabguard.BlockedError{Reason: tabguard.ErrFileChooser, URL: "http://x/", Detail: "selectMultiple input: Options.FileChooser chose no file"}),
+			"file chooser was cancelled: selectMultiple input: no files were given with handle_prompt: the page was told no file was chosen: call handle_prompt with kind file_chooser and files from the upload directory (one for an input that takes one), then click the input again"},
+		{"a chooser given too many", uploads.Refusal(&tabguard.BlockedError{Reason: tabguard.ErrFileChooser, URL: "http://x/", Detail: "selectSingle input: Options.FileChooser chose 2 files for a single-file input"}),
+			"file chooser was cancelled: selectSingle input: it takes one file, and handle_prompt gave several: the page was told no file was chosen: call handle_prompt with kind file_chooser and files from the upload directory (one for an input that takes one), then click the input again"},
 		{"other", errors.New("decode result: bad"), "decode result: bad"},
 	}
 	for _, tt := range tests {

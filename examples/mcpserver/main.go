@@ -2,8 +2,9 @@
 // headless Chromium through tools it can drive end to end: list_tabs,
 // open_tab, navigate, reload_tab, close_tab, handle_dialog, list_frames (a
 // tab's iframes, each with its problem), get_tab_dom (a window of the
-// page's HTML or text at a time) and eval_in_tab; the last two take a
-// frame from list_frames to work in that iframe. Every call answers in
+// page's HTML or text at a time), eval_in_tab, click (a real click at a
+// point of the viewport) and handle_prompt; get_tab_dom and eval_in_tab
+// take a frame from list_frames to work in that iframe. Every call answers in
 // time; a tool error says what is wrong and which tool fixes it, such as
 // "tab renderer crashed (reason: oom): call reload_tab" or "frame is
 // detached: no such frame in the tab (frame ID): call list_frames". A
@@ -16,7 +17,31 @@
 // It has its own module; run it, or name it as the command in an MCP
 // client's config, with
 //
-//	cd examples/mcpserver && go run . [-allow-schemes file] [-allowed-origins 'example.com;*.example.org']
+//	cd examples/mcpserver && go run . [-allow-schemes file] [-allowed-origins 'example.com;*.example.org'] \
+//		[-credentials creds.json] [-upload-dir DIR]
+//
+// The agent gets past a prompt with handle_prompt, and only with what the
+// server is configured with. -credentials names a JSON file of
+// credentials by origin,
+//
+//	[{"origin": "https://intranet.example", "username": "agent", "password_env": "INTRANET_PASSWORD"}]
+//
+// whose passwords are read from the environment variables it names as the
+// server starts; a variable that is not set, an origin that is not
+// http(s)://host[:port] or one the URL policy does not open fails the
+// start. With it, a sign-in reads "sign-in required: ORIGIN (realm
+// "staff"): call handle_prompt with kind sign_in and the origin named
+// here, then navigate again; ...", and handle_prompt with that origin lets
+// the server answer the tab's sign-ins there with its credentials (never
+// another tab's, never a proxy's). Chrome keeps credentials a site took
+// and sends them again to that origin from every tab. -upload-dir names
+// the only directory a file chooser may be given files from: handle_prompt
+// with kind file_chooser and names inside it (no .., no absolute path, no
+// link out of it, files that exist) gives the tab's next chooser those
+// files, once; click on the input then opens it. Any other chooser is
+// cancelled, and a click on it answers "file chooser was cancelled". No
+// password appears in a tool result, an error or a log line. The browser
+// saves no downloads.
 //
 // With OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)
 // set, it sends a span for each tool call, "tools/call eval_in_tab", with
@@ -52,6 +77,8 @@ func main() {
 	flag.StringVar(&cfg.schemes, "allow-schemes", "", "comma-separated URL schemes to open besides http and https, such as file,data")
 	flag.StringVar(&cfg.allowed, "allowed-origins", "", "semicolon-separated origins or hosts the server may open (*.example.com for a domain); empty allows all")
 	flag.StringVar(&cfg.blocked, "blocked-origins", defaultBlocked, "semicolon-separated origins or hosts the server never opens")
+	flag.StringVar(&cfg.credentials, "credentials", "", "JSON file of sign-in credentials by origin, each password read from the environment variable it names; handle_prompt gives them")
+	flag.StringVar(&cfg.uploadDir, "upload-dir", "", "the only directory handle_prompt may give a file chooser files from; empty gives none")
 	flag.Parse()
 	log.SetOutput(os.Stderr) // stdout carries the protocol
 	if err := run(cfg); err != nil {
@@ -64,6 +91,7 @@ func main() {
 type config struct {
 	evalTimeout               time.Duration
 	schemes, allowed, blocked string
+	credentials, uploadDir    string
 }
 
 // policy is the URL policy the flags set.
@@ -83,6 +111,11 @@ func (c config) policy() *tabguard.URLPolicy {
 // run serves until stdin closes or a signal comes, then ends the browser
 // and removes its profile folder before it returns.
 func run(cfg config) error {
+	// Read first: a configuration that cannot work fails before a browser starts.
+	pc, err := loadPromptConfig(cfg.credentials, cfg.uploadDir, cfg.policy(), os.LookupEnv)
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	b, closeBrowser, err := launch()
@@ -103,7 +136,7 @@ func run(cfg config) error {
 			log.Printf("send the last spans: %v", err)
 		}
 	}()
-	s, tools, err := newServer(b, &tabguard.Options{EvalTimeout: cfg.evalTimeout, URLs: cfg.policy()}, tp)
+	s, tools, err := newServer(b, &tabguard.Options{EvalTimeout: cfg.evalTimeout, URLs: cfg.policy()}, tp, pc)
 	if err != nil {
 		return err
 	}

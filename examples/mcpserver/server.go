@@ -32,8 +32,9 @@ const (
 // tabguard.BrowserWatcher follows, with a tabguard.Watcher from it for each
 // tab a tool has touched.
 type browserTools struct {
-	bw   *tabguard.BrowserWatcher
-	urls *tabguard.URLPolicy // what the tabs may open, and so what their iframes may be read at
+	bw      *tabguard.BrowserWatcher
+	urls    *tabguard.URLPolicy // what the tabs may open, and so what their iframes may be read at
+	prompts *promptState        // what handle_prompt set, and what it may set
 
 	mu   sync.Mutex
 	tabs map[string]*tabguard.Watcher
@@ -47,13 +48,27 @@ type browserTools struct {
 // and the guarded calls it makes as its children (through otelguard,
 // which replaces opts.Trace); nil means no tracing. The caller should
 // call Close on the returned tools when finished.
-func newServer(b *rod.Browser, opts *tabguard.Options, tp trace.TracerProvider) (*mcp.Server, *browserTools, error) {
+//
+// pc is what handle_prompt may answer prompts with; the zero value answers
+// none. The watchers' Credentials and FileChooser are the server's own,
+// giving only what handle_prompt set on each tab: a sign-in the agent did
+// not allow is refused, and a chooser given no files is cancelled.
+func newServer(b *rod.Browser, opts *tabguard.Options, tp trace.TracerProvider, pc promptConfig) (*mcp.Server, *browserTools, error) {
 	o := tabguard.Options{}
 	if opts != nil {
 		o = *opts
 	}
+	t := &browserTools{tabs: map[string]*tabguard.Watcher{},
+		prompts: &promptState{cfg: pc, signIns: map[string]map[string]bool{}, files: map[string][]string{}}}
 	o.TerminateOnTimeout = true
-	o.Advice = toolAdvice() // every error names this server's tools
+	o.Advice = toolAdvice(pc) // every error names this server's tools
+	o.Credentials, o.FileChooser = nil, nil
+	if len(pc.credentials) > 0 {
+		o.Credentials = t.signIn
+	}
+	if pc.uploadDir != "" {
+		o.FileChooser = t.chooseFiles
+	}
 	if o.URLs == nil {
 		o.URLs = &tabguard.URLPolicy{}
 	}
@@ -66,7 +81,7 @@ func newServer(b *rod.Browser, opts *tabguard.Options, tp trace.TracerProvider) 
 	if err != nil {
 		return nil, nil, err
 	}
-	t := &browserTools{bw: bw, urls: o.URLs, tabs: map[string]*tabguard.Watcher{}}
+	t.bw, t.urls = bw, o.URLs
 	s := mcp.NewServer(&mcp.Implementation{Name: "tabguard-browser", Version: "v0.2.0"}, nil)
 	names := map[string]bool{}
 	add := func(name, description string) *mcp.Tool {
@@ -79,6 +94,8 @@ func newServer(b *rod.Browser, opts *tabguard.Options, tp trace.TracerProvider) 
 	mcp.AddTool(s, add("reload_tab", "Reload a tab and wait for it to load. Recovers a crashed tab."), t.reloadTab)
 	mcp.AddTool(s, add("close_tab", "Close a tab, whatever its state."), t.closeTab)
 	mcp.AddTool(s, add("handle_dialog", "Accept or dismiss the JavaScript dialog (alert, confirm, prompt, beforeunload) open in a tab."), t.handleDialog)
+	mcp.AddTool(s, add("handle_prompt", "Get past a prompt with what the server is configured with. kind sign_in with origin: the server answers the tab's sign-ins at that origin with its credentials for it; then call navigate again. kind file_chooser with files (names in the server's upload directory): the tab's next file chooser gets them, once; then click the file input again."), t.handlePrompt)
+	mcp.AddTool(s, add("click", "Click at x, y in the tab's viewport (CSS pixels) as a user would. A file input clicked opens its chooser, which gets the files handle_prompt gave, or is cancelled; the result names the files it took."), t.click)
 	mcp.AddTool(s, add("list_frames", "List a tab's iframes: each one's frame ID, parent, URL, whether it runs in a process of its own and whether it is still loading, and, when a call in it would fail, why and which tool fixes it. Runs no script in the page."), t.listFrames)
 	mcp.AddTool(s, add("get_tab_dom", "Read a tab's HTML, or its visible text, a window at a time: max_bytes (default 40000) from offset of one snapshot of the page; pass back snapshot and next_offset to read on. A CSS selector reads only the elements that match; a frame from list_frames reads that iframe instead of the page."), t.getTabDOM)
 	mcp.AddTool(s, add("eval_in_tab", "Run a JavaScript function in a tab, or in one of its iframes (a frame from list_frames), and return its JSON result. A script still running at the deadline is stopped."), t.evalInTab)

@@ -23,10 +23,7 @@ import (
 // test's deadline, never stopped for it.
 func server(t *testing.T, env ...string) (*mcp.ClientSession, *exec.Cmd, string) {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "mcpserver")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
+	bin := buildServer(t)
 	tmp := t.TempDir()
 	cmd := exec.Command(bin, "-eval-timeout", "2s")
 	for _, kv := range os.Environ() {
@@ -40,6 +37,17 @@ func server(t *testing.T, env ...string) (*mcp.ClientSession, *exec.Cmd, string)
 		Connect(testContext(t, 30*time.Second), &mcp.CommandTransport{Command: cmd, TerminateDuration: time.Minute}, nil)
 	require.NoError(t, err)
 	return cs, cmd, tmp
+}
+
+// buildServer builds the command into a temporary folder of t's and
+// returns its path.
+func buildServer(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "mcpserver")
+	build := exec.CommandContext(testContext(t, 5*time.Minute), "go", "build", "-o", bin, ".")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "go build: %s", out)
+	return bin
 }
 
 // profiles lists the browser profile folders left in tmp.
@@ -62,7 +70,7 @@ func TestStdio(t *testing.T) {
 	for _, tool := range tools.Tools {
 		names = append(names, tool.Name)
 	}
-	assert.ElementsMatch(t, []string{"list_tabs", "open_tab", "navigate", "reload_tab", "close_tab", "handle_dialog", "list_frames", "get_tab_dom", "eval_in_tab"}, names)
+	assert.ElementsMatch(t, []string{"list_tabs", "open_tab", "navigate", "reload_tab", "close_tab", "handle_dialog", "list_frames", "get_tab_dom", "eval_in_tab", "click", "handle_prompt"}, names)
 	tab := openTab(t, cs, pages(t).URL)
 	var v EvalInTabOutput
 	ok(t, cs, "eval_in_tab", map[string]any{"tab": tab, "js": "() => document.title"}, &v)

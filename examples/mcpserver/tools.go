@@ -97,3 +97,36 @@ type FrameInfo struct {
 	Loading      bool   `json:"loading" jsonschema:"whether it has no page of its own yet: a call in it waits for one, up to the deadline"`
 	Problem      string `json:"problem,omitempty" jsonschema:"why a call in the frame would be refused now, and the tool that fixes it"`
 }
+
+// HandlePromptInput is the input of handle_prompt.
+type HandlePromptInput struct {
+	Tab    string   `json:"tab"`
+	Kind   string   `json:"kind" jsonschema:"sign_in: let the server answer the tab's sign-ins at origin with its configured credentials; file_chooser: give the tab's next file chooser files"`
+	Origin string   `json:"origin,omitempty" jsonschema:"for sign_in: the origin the sign-in error names, such as http://127.0.0.1:8080"`
+	Files  []string `json:"files,omitempty" jsonschema:"for file_chooser: names of files in the server's upload directory, such as report.pdf or dir/report.pdf; one for an input that takes one file"`
+}
+
+// HandlePromptOutput is the result of handle_prompt: what was set, never
+// a credential.
+type HandlePromptOutput struct {
+	Tab    string   `json:"tab"`
+	Kind   string   `json:"kind"`
+	Origin string   `json:"origin,omitempty" jsonschema:"the origin whose sign-ins the server now answers on the tab"`
+	Files  []string `json:"files,omitempty" jsonschema:"the files the tab's next file chooser gets"`
+	Next   string   `json:"next" jsonschema:"what to do now"`
+}
+
+// ClickInput is the input of click.
+type ClickInput struct {
+	Tab string  `json:"tab"`
+	X   float64 `json:"x" jsonschema:"CSS pixels from the left of the tab's viewport"`
+	Y   float64 `json:"y" jsonschema:"CSS pixels from the top of the tab's viewport"`
+}
+
+// ClickOutput is the result of click.
+type ClickOutput struct {
+	Tab   string   `json:"tab"`
+	URL   string   `json:"url" jsonschema:"the tab's URL now"`
+	Tag   string   `json:"tag" jsonschema:"the element clicked, such as button; empty when there is none"`
+	Files []string `json:"files,omitempty" jsonschema:"the names of the files a file input clicked took"`
+}

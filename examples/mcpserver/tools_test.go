@@ -34,7 +34,13 @@ func connectTraced(t *testing.T, tp trace.TracerProvider) *mcp.ClientSession {
 // connectWith is connect with the watchers' options and tracing to tp.
 func connectWith(t *testing.T, opts *tabguard.Options, tp trace.TracerProvider) *mcp.ClientSession {
 	t.Helper()
-	s, tools, err := newServer(testBrowser, opts, tp)
+	return connectPrompts(t, opts, tp, promptConfig{})
+}
+
+// connectPrompts is connectWith with what handle_prompt may answer with.
+func connectPrompts(t *testing.T, opts *tabguard.Options, tp trace.TracerProvider, pc promptConfig) *mcp.ClientSession {
+	t.Helper()
+	s, tools, err := newServer(testBrowser, opts, tp, pc)
 	require.NoError(t, err)
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := testContext(t, 10*time.Second)
