@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/agentprompt"
 )
 
 // errUnknownTab is the 400 answer for a tab ID the server does not know.
@@ -165,9 +166,9 @@ func prompted(reason error, frame bool) (string, bool) {
 // server may get past with POST /browser/prompt, which depend on pc, what
 // the server is configured with: its credentials and its upload directory.
 // A reason it leaves out is worded by advice.
-func promptAdvice(pc promptConfig) *tabguard.Advice {
+func promptAdvice(pc agentprompt.Config) *tabguard.Advice {
 	chooser := "the page was told no file was chosen: the server has no upload directory, so it gives pages no files"
-	if pc.uploadDir != "" {
+	if pc.UploadDir != "" {
 		chooser = "the page was told no file was chosen: POST /browser/prompt with kind file_chooser and files from the upload directory (one for an input that takes one), then POST /browser/click on the input again"
 	}
 	a := &tabguard.Advice{
@@ -180,7 +181,7 @@ func promptAdvice(pc promptConfig) *tabguard.Advice {
 			tabguard.ErrCredentialsRefused: "the iframe's site refused the credentials the server has for it, which only the server's operator can change: GET /browser/frames for the tab's other frames",
 		},
 	}
-	if len(pc.credentials) > 0 {
+	if len(pc.Credentials) > 0 {
 		a.Refused[tabguard.ErrSignInRequired] = "POST /browser/prompt with kind sign_in and the origin named here, then POST /browser/navigate again; without credentials for it, POST /browser/navigate to another page"
 		a.FrameRefused[tabguard.ErrSignInRequired] = "POST /browser/prompt with kind sign_in and the origin named here, then POST /browser/reload; without credentials for it, GET /browser/frames for the tab's other frames"
 	}

@@ -87,6 +87,7 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/launcher"
 	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/agentprompt"
 )
 
 // config is what the flags say.
@@ -135,7 +136,7 @@ func (c config) policy() *tabguard.URLPolicy {
 
 func run(cfg config) error {
 	// Read first: a configuration that cannot work fails before a browser starts.
-	if _, err := loadPromptConfig(cfg.credentials, cfg.uploadDir, cfg.policy(), os.LookupEnv); err != nil {
+	if _, err := agentprompt.LoadConfig(cfg.credentials, cfg.uploadDir, cfg.policy(), os.LookupEnv); err != nil {
 		return err
 	}
 	bin, ok := launcher.LookPath()

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/agentprompt"
 	"github.com/tabguard/tabguard/internal/faultrows"
 	"github.com/tabguard/tabguard/internal/testbrowser"
 )
@@ -62,7 +63,7 @@ func (r bodyRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // writeCredentials writes a -credentials file of entries for t.
-func writeCredentials(t *testing.T, entries ...credentialEntry) string {
+func writeCredentials(t *testing.T, entries ...agentprompt.CredentialEntry) string {
 	t.Helper()
 	b, err := json.Marshal(entries)
 	require.NoError(t, err)
@@ -91,9 +92,9 @@ func TestPromptSignIn(t *testing.T) {
 	}
 	good, other, wrong := site(), site(), site()
 	creds := writeCredentials(t,
-		credentialEntry{Origin: good.URL, Username: faultrows.SignInUser, PasswordEnv: "GOOD_PW"},
-		credentialEntry{Origin: other.URL, Username: faultrows.SignInUser, PasswordEnv: "GOOD_PW"},
-		credentialEntry{Origin: wrong.URL, Username: faultrows.SignInUser, PasswordEnv: "WRONG_PW"})
+		agentprompt.CredentialEntry{Origin: good.URL, Username: faultrows.SignInUser, PasswordEnv: "GOOD_PW"},
+		agentprompt.CredentialEntry{Origin: other.URL, Username: faultrows.SignInUser, PasswordEnv: "GOOD_PW"},
+		agentprompt.CredentialEntry{Origin: wrong.URL, Username: faultrows.SignInUser, PasswordEnv: "WRONG_PW"})
 	var logs, bodies syncBuffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	_, c := serveConfig(t, &ServerConfig{Watch: &tabguard.Options{EvalTimeout: 5 * time.Second, Logger: logger}, LoadTimeout: 10 * time.Second,
@@ -244,7 +245,7 @@ func TestFileChooserNoUploads(t *testing.T) {
 	requireAPIError(t, err, http.StatusInternalServerError,
 		"file chooser was cancelled: selectMultiple input: the page was told no file was chosen: the server has no upload directory, so it gives pages no files")
 	_, err = c.Prompt(ctx, PromptRequest{Tab: id, Kind: "file_chooser", Files: []string{"a.txt"}})
-	requireAPIError(t, err, http.StatusBadRequest, errNoUploadDir.Error())
+	requireAPIError(t, err, http.StatusBadRequest, agentprompt.ErrNoUploadDir.Error())
 	got, err := c.Click(ctx, id, 500, 500)
 	require.NoError(t, err)
 	assert.Equal(t, "html", got.Tag, "a click on no input opens nothing")
@@ -256,7 +257,7 @@ func TestPromptConfigRefused(t *testing.T) {
 	const secret = "pw-never-shown-5521"
 	vars := env(map[string]string{"PW": secret})
 	entry := func(origin, env string) string {
-		return writeCredentials(t, credentialEntry{Origin: origin, Username: "agent", PasswordEnv: env})
+		return writeCredentials(t, agentprompt.CredentialEntry{Origin: origin, Username: "agent", PasswordEnv: env})
 	}
 	tests := []struct {
 		name string
@@ -285,8 +286,8 @@ func TestPromptConfigRefused(t *testing.T) {
 // with or without something configured to get past it.
 func TestPromptAdvice(t *testing.T) {
 	reasons := []error{tabguard.ErrSignInRequired, tabguard.ErrCredentialsRefused, tabguard.ErrFileChooser, tabguard.ErrLocalNetworkDenied}
-	configured := promptConfig{credentials: map[string]tabguard.Credentials{"http://x": {Username: "u", Password: "p"}}, uploadDir: "/srv/uploads"}
-	for _, pc := range []promptConfig{{}, configured} {
+	configured := agentprompt.Config{Credentials: map[string]tabguard.Credentials{"http://x": {Username: "u", Password: "p"}}, UploadDir: "/srv/uploads"}
+	for _, pc := range []agentprompt.Config{{}, configured} {
 		advice := promptAdvice(pc)
 		for _, reason := range reasons {
 			for _, frame := range []string{"", "F1"} {

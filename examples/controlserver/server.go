@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-rod/rod"
 	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/agentprompt"
 )
 
 // DefaultLoadTimeout bounds the page load of POST /browser/tabs,
@@ -43,8 +44,8 @@ type Server struct {
 	bw          *tabguard.BrowserWatcher
 	urls        *tabguard.URLPolicy // what the tabs may open, and so what their iframes may be read at
 	loadTimeout time.Duration
-	metrics     *metrics     // nil unless ServerConfig.Metrics
-	prompts     *promptState // what POST /browser/prompt set, and what it may set
+	metrics     *metrics           // nil unless ServerConfig.Metrics
+	prompts     *agentprompt.State // what POST /browser/prompt set, and what it may set
 
 	mu   sync.Mutex
 	tabs map[string]*tabguard.Watcher // by target ID
@@ -103,23 +104,17 @@ func NewServer(b *rod.Browser, cfg *ServerConfig) (*Server, error) {
 		c.LookupEnv = os.LookupEnv
 	}
 	// A configuration that cannot work fails the start.
-	pc, err := loadPromptConfig(c.CredentialsFile, c.UploadDir, o.URLs, c.LookupEnv)
+	pc, err := agentprompt.LoadConfig(c.CredentialsFile, c.UploadDir, o.URLs, c.LookupEnv)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{urls: o.URLs, loadTimeout: c.LoadTimeout, tabs: map[string]*tabguard.Watcher{},
-		prompts: &promptState{cfg: pc, signIns: map[string]map[string]bool{}, files: map[string][]string{}}}
+	s := &Server{urls: o.URLs, loadTimeout: c.LoadTimeout, tabs: map[string]*tabguard.Watcher{}}
+	s.prompts = agentprompt.NewState(pc, s.tabOf)
 	// Only what POST /browser/prompt set on a tab is given to its pages:
 	// a sign-in it did not allow is refused, a chooser given no files
 	// cancelled. Unconfigured, the browser refuses and cancels them itself.
 	o.Advice = promptAdvice(pc)
-	o.Credentials, o.FileChooser = nil, nil
-	if len(pc.credentials) > 0 {
-		o.Credentials = s.signIn
-	}
-	if pc.uploadDir != "" {
-		o.FileChooser = s.chooseFiles
-	}
+	s.prompts.SetCallbacks(&o)
 	if c.Metrics {
 		m, err := newMetrics()
 		if err != nil {
@@ -255,7 +250,7 @@ func (s *Server) keep(w *tabguard.Watcher) *tabguard.Watcher {
 		if old.State().Closed {
 			_ = old.Close()
 			delete(s.tabs, id)
-			s.prompts.forget(id)
+			s.prompts.Forget(id)
 		}
 	}
 	if old, ok := s.tabs[string(w.TargetID())]; ok {
@@ -276,7 +271,7 @@ func (s *Server) closeTab(ctx context.Context, id string) error {
 	s.mu.Lock()
 	delete(s.tabs, id)
 	s.mu.Unlock()
-	s.prompts.forget(id)
+	s.prompts.Forget(id)
 	return w.CloseTab(ctx)
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/agentprompt"
 )
 
 // errUnknownTab is the tool error for a tab ID the server does not know.
@@ -20,15 +21,15 @@ var errUnknownTab = errors.New("unknown tab")
 // chooser are got past with handle_prompt where pc, the server's
 // configuration, has something to give; otherwise only another page
 // helps, or for a chooser, no file.
-func toolAdvice(pc promptConfig) *tabguard.Advice {
+func toolAdvice(pc agentprompt.Config) *tabguard.Advice {
 	signIn := "the page needs credentials the server does not have: call navigate for another page"
 	frameSignIn := "the iframe's page needs credentials the server does not have: call list_frames for the tab's other frames"
-	if len(pc.credentials) > 0 {
+	if len(pc.Credentials) > 0 {
 		signIn = "call handle_prompt with kind sign_in and the origin named here, then navigate again; without credentials for it, call navigate for another page"
 		frameSignIn = "call handle_prompt with kind sign_in and the origin named here, then reload_tab; without credentials for it, call list_frames for the tab's other frames"
 	}
 	chooser := "the page was told no file was chosen: the server has no upload directory, so it gives pages no files"
-	if pc.uploadDir != "" {
+	if pc.UploadDir != "" {
 		chooser = "the page was told no file was chosen: call handle_prompt with kind file_chooser and files from the upload directory (one for an input that takes one), then click the input again"
 	}
 	return &tabguard.Advice{

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/agentprompt"
 )
 
 // TestToolAdvice holds that every refusal and every timeout names a tool
@@ -18,8 +19,8 @@ func TestToolAdvice(t *testing.T) {
 		tabguard.ErrFrameCrashed, tabguard.ErrFrameDetached,
 		tabguard.ErrSignInRequired, tabguard.ErrCredentialsRefused, tabguard.ErrCertificate, tabguard.ErrClientCertificate,
 		tabguard.ErrDownload, tabguard.ErrFileChooser, tabguard.ErrLocalNetworkDenied}
-	configured := promptConfig{credentials: map[string]tabguard.Credentials{"http://x": {Username: "u", Password: "p"}}, uploadDir: "/srv/uploads"}
-	for _, pc := range []promptConfig{{}, configured} {
+	configured := agentprompt.Config{Credentials: map[string]tabguard.Credentials{"http://x": {Username: "u", Password: "p"}}, UploadDir: "/srv/uploads"}
+	for _, pc := range []agentprompt.Config{{}, configured} {
 		advice := toolAdvice(pc)
 		for _, reason := range reasons {
 			for _, frame := range []string{"", "F1"} {
@@ -30,7 +31,7 @@ func TestToolAdvice(t *testing.T) {
 			}
 		}
 	}
-	advice := toolAdvice(promptConfig{})
+	advice := toolAdvice(agentprompt.Config{})
 	causes := []tabguard.TimeoutCause{tabguard.TimeoutUnknown, tabguard.TimeoutLoading, tabguard.TimeoutUnsettled,
 		tabguard.TimeoutHidden, tabguard.TimeoutFrozen, tabguard.TimeoutBusyScript, tabguard.TimeoutHung, tabguard.TimeoutSilent}
 	for _, cause := range causes {
@@ -49,8 +50,8 @@ func TestToolAdvice(t *testing.T) {
 }
 
 func TestToolError(t *testing.T) {
-	advice := toolAdvice(promptConfig{}) // as the watchers word their refusals
-	uploads := toolAdvice(promptConfig{uploadDir: "/srv/uploads"})
+	advice := toolAdvice(agentprompt.Config{}) // as the watchers word their refusals
+	uploads := toolAdvice(agentprompt.Config{UploadDir: "/srv/uploads"})
 	tests := []struct {
 		name string
 		err  error

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/agentprompt"
 	"github.com/tabguard/tabguard/internal/faultrows"
 )
 
@@ -79,7 +80,7 @@ func (r *toolLog) fails(t *testing.T, name string, args map[string]any) string {
 }
 
 // writeCredentials writes a -credentials file of entries for t.
-func writeCredentials(t *testing.T, entries ...credentialEntry) string {
+func writeCredentials(t *testing.T, entries ...agentprompt.CredentialEntry) string {
 	t.Helper()
 	b, err := json.Marshal(entries)
 	require.NoError(t, err)
@@ -106,11 +107,11 @@ func TestHandlePromptSignIn(t *testing.T) {
 	}
 	good, other, wrong := site(), site(), site()
 	creds := writeCredentials(t,
-		credentialEntry{Origin: good.URL, Username: faultrows.SignInUser, PasswordEnv: "GOOD_PW"},
-		credentialEntry{Origin: other.URL + "/", Username: faultrows.SignInUser, PasswordEnv: "GOOD_PW"},
-		credentialEntry{Origin: wrong.URL, Username: faultrows.SignInUser, PasswordEnv: "WRONG_PW"})
+		agentprompt.CredentialEntry{Origin: good.URL, Username: faultrows.SignInUser, PasswordEnv: "GOOD_PW"},
+		agentprompt.CredentialEntry{Origin: other.URL + "/", Username: faultrows.SignInUser, PasswordEnv: "GOOD_PW"},
+		agentprompt.CredentialEntry{Origin: wrong.URL, Username: faultrows.SignInUser, PasswordEnv: "WRONG_PW"})
 	policy := config{blocked: defaultBlocked}.policy()
-	pc, err := loadPromptConfig(creds, "", policy, env(map[string]string{"GOOD_PW": faultrows.SignInPassword, "WRONG_PW": wrongPassword}))
+	pc, err := agentprompt.LoadConfig(creds, "", policy, env(map[string]string{"GOOD_PW": faultrows.SignInPassword, "WRONG_PW": wrongPassword}))
 	require.NoError(t, err)
 	var logs syncBuffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -182,7 +183,7 @@ func uploads(t *testing.T) (dir, outside string) {
 // worded with handle_prompt; a name outside the directory is refused.
 func TestHandlePromptFileChooser(t *testing.T) {
 	dir, outside := uploads(t)
-	pc, err := loadPromptConfig("", dir, nil, env(nil))
+	pc, err := agentprompt.LoadConfig("", dir, nil, env(nil))
 	require.NoError(t, err)
 	cs := connectPrompts(t, &tabguard.Options{EvalTimeout: 5 * time.Second, URLs: config{blocked: defaultBlocked}.policy()}, nil, pc)
 	mux := http.NewServeMux()
@@ -244,7 +245,7 @@ func TestFileChooserNoUploads(t *testing.T) {
 	tab := openTab(t, cs, srv.URL+faultrows.ChooserPath)
 	assert.Equal(t, "file chooser was cancelled: selectMultiple input: the page was told no file was chosen: the server has no upload directory, so it gives pages no files",
 		fails(t, cs, "click", map[string]any{"tab": tab, "x": faultrows.ChooserX, "y": faultrows.ChooserMultipleY}))
-	assert.Equal(t, errNoUploadDir.Error(), fails(t, cs, "handle_prompt", map[string]any{"tab": tab, "kind": "file_chooser", "files": []string{"a.txt"}}))
+	assert.Equal(t, agentprompt.ErrNoUploadDir.Error(), fails(t, cs, "handle_prompt", map[string]any{"tab": tab, "kind": "file_chooser", "files": []string{"a.txt"}}))
 	var got ClickOutput
 	ok(t, cs, "click", map[string]any{"tab": tab, "x": 500, "y": 500}, &got)
 	assert.Equal(t, "html", got.Tag, "a click on no input opens nothing")
@@ -256,7 +257,7 @@ func TestFileChooserNoUploads(t *testing.T) {
 func TestLocalNetworkDenied(t *testing.T) {
 	pub, target := faultrows.LocalNetworkServers(t)
 	b := launchPublic(t, pub)
-	s, tools, err := newServer(b, &tabguard.Options{EvalTimeout: 5 * time.Second, URLs: config{blocked: defaultBlocked}.policy()}, nil, promptConfig{})
+	s, tools, err := newServer(b, &tabguard.Options{EvalTimeout: 5 * time.Second, URLs: config{blocked: defaultBlocked}.policy()}, nil, agentprompt.Config{})
 	require.NoError(t, err)
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := testContext(t, 30*time.Second)

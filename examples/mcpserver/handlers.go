@@ -80,7 +80,7 @@ func (t *browserTools) closeTab(ctx context.Context, _ *mcp.CallToolRequest, in 
 	t.mu.Lock()
 	delete(t.tabs, in.Tab)
 	t.mu.Unlock()
-	t.prompts.forget(in.Tab)
+	t.prompts.Forget(in.Tab)
 	if err := w.CloseTab(ctx); err != nil {
 		return nil, TabOutput{}, toolError(err)
 	}

@@ -65,6 +65,7 @@ import (
 	"github.com/go-rod/rod/lib/launcher"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/agentprompt"
 )
 
 // defaultBlocked are the origins the server never opens unless told
@@ -112,7 +113,7 @@ func (c config) policy() *tabguard.URLPolicy {
 // and removes its profile folder before it returns.
 func run(cfg config) error {
 	// Read first: a configuration that cannot work fails before a browser starts.
-	pc, err := loadPromptConfig(cfg.credentials, cfg.uploadDir, cfg.policy(), os.LookupEnv)
+	pc, err := agentprompt.LoadConfig(cfg.credentials, cfg.uploadDir, cfg.policy(), os.LookupEnv)
 	if err != nil {
 		return err
 	}

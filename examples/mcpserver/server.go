@@ -9,6 +9,7 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/agentprompt"
 	"github.com/tabguard/tabguard/otelguard"
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
@@ -34,7 +35,7 @@ const (
 type browserTools struct {
 	bw      *tabguard.BrowserWatcher
 	urls    *tabguard.URLPolicy // what the tabs may open, and so what their iframes may be read at
-	prompts *promptState        // what handle_prompt set, and what it may set
+	prompts *agentprompt.State  // what handle_prompt set, and what it may set
 
 	mu   sync.Mutex
 	tabs map[string]*tabguard.Watcher
@@ -53,22 +54,16 @@ type browserTools struct {
 // none. The watchers' Credentials and FileChooser are the server's own,
 // giving only what handle_prompt set on each tab: a sign-in the agent did
 // not allow is refused, and a chooser given no files is cancelled.
-func newServer(b *rod.Browser, opts *tabguard.Options, tp trace.TracerProvider, pc promptConfig) (*mcp.Server, *browserTools, error) {
+func newServer(b *rod.Browser, opts *tabguard.Options, tp trace.TracerProvider, pc agentprompt.Config) (*mcp.Server, *browserTools, error) {
 	o := tabguard.Options{}
 	if opts != nil {
 		o = *opts
 	}
-	t := &browserTools{tabs: map[string]*tabguard.Watcher{},
-		prompts: &promptState{cfg: pc, signIns: map[string]map[string]bool{}, files: map[string][]string{}}}
+	t := &browserTools{tabs: map[string]*tabguard.Watcher{}}
+	t.prompts = agentprompt.NewState(pc, t.tabOf)
 	o.TerminateOnTimeout = true
 	o.Advice = toolAdvice(pc) // every error names this server's tools
-	o.Credentials, o.FileChooser = nil, nil
-	if len(pc.credentials) > 0 {
-		o.Credentials = t.signIn
-	}
-	if pc.uploadDir != "" {
-		o.FileChooser = t.chooseFiles
-	}
+	t.prompts.SetCallbacks(&o)
 	if o.URLs == nil {
 		o.URLs = &tabguard.URLPolicy{}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard/internal/agentprompt"
 )
 
 // server builds the command once for the test and starts it over real
@@ -113,4 +114,21 @@ func TestStdioSignals(t *testing.T) {
 			assert.Empty(t, profiles(t, tmp), "the profile folder is removed")
 		})
 	}
+}
+
+// Over real stdio, a bad configuration ends the server before it starts a
+// browser, with the reason on stderr and never the password.
+func TestStdioBadConfig(t *testing.T) {
+	const secret = "pw-never-logged-8812"
+	creds := writeCredentials(t, agentprompt.CredentialEntry{Origin: "http://127.0.0.1:8080", Username: "agent", PasswordEnv: "TABGUARD_TEST_PW"},
+		agentprompt.CredentialEntry{Origin: "http://127.0.0.1:8081", Username: "agent", PasswordEnv: "TABGUARD_TEST_MISSING"})
+	cmd := exec.CommandContext(testContext(t, 60*time.Second), buildServer(t), "-credentials", creds)
+	cmd.Env = append(os.Environ(), "TABGUARD_TEST_PW="+secret)
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee, "output: %s", out)
+	assert.Equal(t, 1, ee.ExitCode())
+	assert.Contains(t, string(out), "entry 2: origin http://127.0.0.1:8081: environment variable TABGUARD_TEST_MISSING is not set")
+	assert.NotContains(t, string(out), secret)
+	assert.Equal(t, 1, strings.Count(string(out), "\n"), "one line: %s", out)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/agentprompt"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -34,11 +35,11 @@ func connectTraced(t *testing.T, tp trace.TracerProvider) *mcp.ClientSession {
 // connectWith is connect with the watchers' options and tracing to tp.
 func connectWith(t *testing.T, opts *tabguard.Options, tp trace.TracerProvider) *mcp.ClientSession {
 	t.Helper()
-	return connectPrompts(t, opts, tp, promptConfig{})
+	return connectPrompts(t, opts, tp, agentprompt.Config{})
 }
 
 // connectPrompts is connectWith with what handle_prompt may answer with.
-func connectPrompts(t *testing.T, opts *tabguard.Options, tp trace.TracerProvider, pc promptConfig) *mcp.ClientSession {
+func connectPrompts(t *testing.T, opts *tabguard.Options, tp trace.TracerProvider, pc agentprompt.Config) *mcp.ClientSession {
 	t.Helper()
 	s, tools, err := newServer(testBrowser, opts, tp, pc)
 	require.NoError(t, err)
