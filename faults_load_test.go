@@ -213,6 +213,8 @@ func silentFaults() map[string]rodFault {
 		},
 		"background tab waits for an animation frame": {
 			fault: func(t *testing.T, f *fixture) outcome {
+				// Loaded first: the row is a loaded page that a tab hides.
+				require.NoError(t, f.page.Context(testbrowser.Context(t, 10*time.Second)).WaitLoad())
 				testbrowser.NewPage(t, f.b) // a new tab comes to front and hides this one
 				return f.eval(t, `() => new Promise(r => requestAnimationFrame(() => r(1)))`)
 			},

@@ -227,6 +227,8 @@ func silentFaults() map[string]cdpFault {
 		},
 		"background tab waits for an animation frame": {
 			fault: func(t *testing.T, f *fixture) outcome {
+				// Loaded first: the row is a loaded page that a tab hides.
+				f.waitLoaded(t)
 				// A new tab in this tab's window comes to front and hides it.
 				newTab(t, f.browser, chromedp.WithNewWindow(false))
 				return f.eval(t, `() => new Promise(r => requestAnimationFrame(() => r(1)))`)
