@@ -66,11 +66,10 @@ func NewBrowser(d Driver, cfg Config) *Browser {
 	return b
 }
 
-// Start sets the browser's download and permission policies (see
-// download.go, permissions.go), lists its
-// page targets (asking for the browser-wide target events first when
-// Config.DiscoverTargets says so) and starts the heartbeat. A browser that
-// went away gives ErrBrowserGone.
+// Start lists the browser's page targets (asking for the browser-wide
+// target events first when Config.DiscoverTargets says so), sets its
+// download and permission policies (see download.go, permissions.go) and
+// starts the heartbeat. A browser that went away gives ErrBrowserGone.
 func (b *Browser) Start(ctx context.Context) error {
 	if err := tabstate.CheckPermissionGrants(b.cfg.Permissions); err != nil {
 		return err
@@ -84,16 +83,10 @@ func (b *Browser) Start(ctx context.Context) error {
 	if b.cfg.DiscoverTargets {
 		err = b.d.Call(ctx, "Target.setDiscoverTargets", discoverParams{Discover: true}, nil)
 	}
-	if err == nil {
-		if err = b.downloadPolicy(ctx); err != nil && !b.lost() && b.d.Classify(err).Kind != Lost {
-			return fmt.Errorf("watch browser: set its download policy: %w", err)
-		}
-	}
-	if err == nil {
-		if err = b.permissionPolicy(ctx); err != nil && !b.lost() && b.d.Classify(err).Kind != Lost {
-			return fmt.Errorf("watch browser: set its permission policy: %w", err)
-		}
-	}
+	// The tabs are listed right after the target events are asked for,
+	// and before the policies: an event of a tab that was open already
+	// (its title changing, say) that comes before the list would read as
+	// a tab opened, and the policies' calls would widen that window.
 	var res targetsResult
 	if err == nil {
 		err = b.d.Call(ctx, "Target.getTargets", nil, &res)
@@ -108,6 +101,18 @@ func (b *Browser) Start(ctx context.Context) error {
 		b.seen(info, false)
 	}
 	b.iframes(res.TargetInfos)
+	if err = b.downloadPolicy(ctx); err != nil {
+		if b.lost() || b.d.Classify(err).Kind == Lost {
+			return b.goneError()
+		}
+		return fmt.Errorf("watch browser: set its download policy: %w", err)
+	}
+	if err = b.permissionPolicy(ctx); err != nil {
+		if b.lost() || b.d.Classify(err).Kind == Lost {
+			return b.goneError()
+		}
+		return fmt.Errorf("watch browser: set its permission policy: %w", err)
+	}
 	if b.cfg.Heartbeat > 0 {
 		b.wg.Add(1)
 		go func() {
