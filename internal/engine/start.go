@@ -126,8 +126,18 @@ func (t *Tab) probeRenderer(ctx context.Context, done context.CancelFunc) <-chan
 		defer t.mu.Unlock()
 		if ok {
 			t.located = v[1]
-			if s := t.tab.State(); !s.Committed && !s.ErrorPage && s.URL != "" && s.URL == v[1] {
+			s := t.tab.State()
+			switch {
+			case s.Committed || s.ErrorPage:
+			case s.URL != "" && s.URL == v[1]:
 				t.tab.Learn(v[1], true, startSeq) // as in start, when the history trails
+			case s.URL == "" && v[1] != initialDocument && !strings.HasPrefix(v[1], errorPagePrefix):
+				// Measured on Chromium 156: a tab watched as its first
+				// document commits can read "Not attached to an active page"
+				// for its history and "" for its target's URL, while its
+				// commit was told before the watcher listened. The page
+				// answering from a document of its own is the commit.
+				t.tab.Learn(v[1], true, startSeq)
 			}
 		}
 		if ok && strings.HasPrefix(v[1], errorPagePrefix) {

@@ -1,0 +1,45 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard/internal/engine"
+	"github.com/tabguard/tabguard/internal/enginetest"
+)
+
+// TestWatchAsFirstDocumentCommits holds that a tab watched while its first
+// document commits, whose commit was told before the watcher listened,
+// learns the commit from the page's answer: the browser side then reads
+// "" for the target's URL and "Not attached to an active page" for the
+// history (measured on Chromium 156), and no event follows. Without it
+// the tab would read as in its first load for good.
+func TestWatchAsFirstDocumentCommits(t *testing.T) {
+	f := enginetest.New(enginetest.EventsFirst)
+	t.Cleanup(f.Close)
+	answer(f, "Target.getTargets", map[string]any{"targetInfos": []any{}})
+	answer(f, "Target.getTargetInfo", map[string]any{"targetInfo": map[string]any{"targetId": target, "type": "page", "url": ""}})
+	f.Handle("Page.getNavigationHistory", func(string, json.RawMessage) enginetest.Reply {
+		return enginetest.Reply{Err: &enginetest.ProtocolError{Code: -32000, Message: "Not attached to an active page"}}
+	})
+	f.Handle("Runtime.evaluate", evaluate(nil)) // the page answers: complete, at pageURL
+	b := engine.NewBrowser(f.Driver(), engine.Config{})
+	f.Attach(b)
+	t.Cleanup(b.Close)
+	require.NoError(t, b.Start(deadline(t)))
+	tab, err := b.Watch(engine.TabHandle{Session: f.Session(sess), TargetID: target, SessionID: sess, Life: context.Background()})
+	require.NoError(t, err)
+	t.Cleanup(tab.Close)
+	ctx := deadline(t)
+	for s := tab.State(); !s.Loaded && ctx.Err() == nil; s = tab.State() {
+		time.Sleep(time.Millisecond)
+	}
+	s := tab.State()
+	assert.True(t, s.Committed, "the page's answer is its commit")
+	assert.True(t, s.Loaded)
+	assert.Equal(t, pageURL, s.URL)
+}
