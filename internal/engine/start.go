@@ -66,10 +66,11 @@ func (t *Tab) start() error {
 	}
 	url, committed := learnURL(info.TargetInfo.URL, hist)
 	t.mu.Lock()
-	if !committed && url != "" && t.located == url {
+	if !committed && t.located != "" && (t.located == url || url == "" && ownDocument(t.located)) {
 		// The page answered from a document of url: one is committed,
-		// though the history, which can trail a commit, does not say so yet.
-		committed = true
+		// though the history, which can trail a commit, does not say so
+		// yet (or the browser side knew no URL: see probeRenderer).
+		url, committed = t.located, true
 	}
 	crashed := t.tab.State().Crashed
 	t.tab.Learn(url, committed, startSeq)
@@ -131,7 +132,7 @@ func (t *Tab) probeRenderer(ctx context.Context, done context.CancelFunc) <-chan
 			case s.Committed || s.ErrorPage:
 			case s.URL != "" && s.URL == v[1]:
 				t.tab.Learn(v[1], true, startSeq) // as in start, when the history trails
-			case s.URL == "" && v[1] != initialDocument && !strings.HasPrefix(v[1], errorPagePrefix):
+			case s.URL == "" && ownDocument(v[1]):
 				// Measured on Chromium 156: a tab watched as its first
 				// document commits can read "Not attached to an active page"
 				// for its history and "" for its target's URL, while its
@@ -198,4 +199,11 @@ func (t *Tab) startError(what string, err error) error {
 		return be
 	}
 	return fmt.Errorf("watch tab: %s: %w", what, err)
+}
+
+// ownDocument reports whether a page at location url answers from a
+// document of its own: neither an iframe's or a new tab's initial empty
+// one, nor Chrome's error page.
+func ownDocument(url string) bool {
+	return url != initialDocument && !strings.HasPrefix(url, errorPagePrefix)
 }
