@@ -1,9 +1,12 @@
 package engine_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -61,4 +64,39 @@ func TestCloseTabGoneAlready(t *testing.T) {
 			assert.Equal(t, 2, fx.f.Count("Target.closeTarget"))
 		})
 	}
+}
+
+// TestBrowserCloseReleasesSideBySide holds that a Browser closes its tabs
+// side by side: Chrome leaves the Page commands of a crashed or busy tab
+// unanswered, so each tab's hand-back waits out its bound, and one after
+// the other, a browser of many such tabs would take that bound once a tab.
+// Each tab's hand-back here answers only once every tab's has arrived.
+func TestBrowserCloseReleasesSideBySide(t *testing.T) {
+	const tabs = 4
+	fx := setup(t, enginetest.EventsFirst, engine.Config{})
+	for i := 2; i <= tabs; i++ {
+		_, err := fx.b.Watch(engine.TabHandle{Session: fx.f.Session(fmt.Sprint("S", i)), TargetID: fmt.Sprint("T", i),
+			SessionID: fmt.Sprint("S", i), Life: context.Background()})
+		require.NoError(t, err)
+	}
+	var arrived, met atomic.Int32
+	all := make(chan struct{})
+	fx.f.Handle("Page.setInterceptFileChooserDialog", func(_ string, params json.RawMessage) enginetest.Reply {
+		var p struct{ Enabled bool }
+		_ = json.Unmarshal(params, &p)
+		if !p.Enabled {
+			if arrived.Add(1) == tabs {
+				close(all)
+			}
+			select {
+			case <-all:
+				met.Add(1)
+			case <-time.After(2 * time.Second):
+			}
+		}
+		return enginetest.Reply{Result: struct{}{}}
+	})
+	fx.b.Close()
+	assert.Equal(t, int32(tabs), arrived.Load(), "every tab was handed back")
+	assert.Equal(t, int32(tabs), met.Load(), "hand-backs in flight together")
 }
