@@ -67,9 +67,11 @@ func TestFaultMatrix(t *testing.T) {
 			default:
 				f.browser = sharedBrowser
 			}
-			f.tab = newTab(t, f.browser)
 			if row.Browser.IsHeaded() {
+				f.tab = newWindow(t, f.browser)
 				requireHeaded(t, f.tab)
+			} else {
+				f.tab = newTab(t, f.browser)
 			}
 			opts := &chromedpguard.Options{EvalTimeout: row.Timeout(), TerminateOnTimeout: row.TerminateOnTimeout}
 			if row.WatchFirst {

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard/chromedpguard"
@@ -38,6 +39,20 @@ func newTab(t *testing.T, browserCtx context.Context, opts ...chromedp.ContextOp
 	t.Cleanup(cancel)
 	require.NoError(t, chromedp.Do(ctx), "open a tab")
 	return ctx
+}
+
+// newWindow opens a new tab of browserCtx in a window of its own, as
+// newTab opens one, and closes it when t ends. Headed rows share a
+// browser, and a tab another row's tab sent to the background is hidden,
+// where Chrome opens no file chooser and shows no prompt.
+func newWindow(t *testing.T, browserCtx context.Context) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(browserCtx, 10*time.Second)
+	defer cancel()
+	window := true
+	id, err := chromedp.CallBrowser(ctx, target.CreateTarget, target.CreateTargetParams{URL: "about:blank", NewWindow: &window})
+	require.NoError(t, err, "open a window")
+	return newTab(t, browserCtx, chromedp.WithTargetID(id.TargetID))
 }
 
 // watch watches the tab of ctx and closes the watcher when t ends.

@@ -69,7 +69,8 @@ func NewBrowser(d Driver, cfg Config) *Browser {
 // Start lists the browser's page targets (asking for the browser-wide
 // target events first when Config.DiscoverTargets says so), sets its
 // download and permission policies (see download.go, permissions.go) and
-// starts the heartbeat. A browser that went away gives ErrBrowserGone.
+// starts the heartbeat. Each call is bounded by probeTimeout (startCall).
+// A browser that went away gives ErrBrowserGone.
 func (b *Browser) Start(ctx context.Context) error {
 	if err := tabstate.CheckPermissionGrants(b.cfg.Permissions); err != nil {
 		return err
@@ -77,11 +78,9 @@ func (b *Browser) Start(ctx context.Context) error {
 	if err := tabstate.CheckInsecureHosts(b.cfg.InsecureHosts); err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
-	defer cancel()
 	var err error
 	if b.cfg.DiscoverTargets {
-		err = b.d.Call(ctx, "Target.setDiscoverTargets", discoverParams{Discover: true}, nil)
+		err = b.startCall(ctx, "Target.setDiscoverTargets", discoverParams{Discover: true}, nil)
 	}
 	// The tabs are listed right after the target events are asked for,
 	// and before the policies: an event of a tab that was open already
@@ -89,7 +88,7 @@ func (b *Browser) Start(ctx context.Context) error {
 	// a tab opened, and the policies' calls would widen that window.
 	var res targetsResult
 	if err == nil {
-		err = b.d.Call(ctx, "Target.getTargets", nil, &res)
+		err = b.startCall(ctx, "Target.getTargets", nil, &res)
 	}
 	if err != nil {
 		if b.lost() || b.d.Classify(err).Kind == Lost {
@@ -121,6 +120,15 @@ func (b *Browser) Start(ctx context.Context) error {
 		}()
 	}
 	return nil
+}
+
+// startCall makes one of Start's calls, bounded by probeTimeout: a
+// browser that stopped answering fails Start rather than hang it, and a
+// loaded one has the bound for each call, not one bound for them all.
+func (b *Browser) startCall(ctx context.Context, method string, params, result any) error {
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	return b.d.Call(ctx, method, params, result)
 }
 
 // Close stops following the browser: it closes every Tab (failing their

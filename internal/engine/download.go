@@ -43,7 +43,7 @@ func (b *Browser) downloadPolicy(ctx context.Context) error {
 	if dir := b.downloadDir(); dir != "" {
 		p.Behavior, p.DownloadPath = "allowAndName", dir
 	}
-	return b.d.Call(ctx, "Browser.setDownloadBehavior", p, nil)
+	return b.startCall(ctx, "Browser.setDownloadBehavior", p, nil)
 }
 
 // keptDownloads bounds how many downloads a tab remembers: a page that

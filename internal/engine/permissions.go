@@ -47,7 +47,7 @@ func (b *Browser) permissionPolicy(ctx context.Context) error {
 	names := tabstate.PromptingPermissions()
 	calls := make([]func() error, len(names))
 	for i, name := range names {
-		calls[i] = func() error { return b.d.Call(ctx, "Browser.setPermission", permission(name, "denied", ""), nil) }
+		calls[i] = func() error { return b.startCall(ctx, "Browser.setPermission", permission(name, "denied", ""), nil) }
 	}
 	for i, err := range together(calls...) {
 		if err == nil {
@@ -63,7 +63,7 @@ func (b *Browser) permissionPolicy(ctx context.Context) error {
 	}
 	for _, g := range b.cfg.Permissions {
 		for _, name := range g.Permissions {
-			if err := b.d.Call(ctx, "Browser.setPermission", permission(name, "granted", g.Origin), nil); err != nil {
+			if err := b.startCall(ctx, "Browser.setPermission", permission(name, "granted", g.Origin), nil); err != nil {
 				return fmt.Errorf("grant permission %s to %s: %w", name, g.Origin, err)
 			}
 		}

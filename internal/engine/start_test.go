@@ -43,3 +43,34 @@ func TestWatchAsFirstDocumentCommits(t *testing.T) {
 	assert.True(t, s.Loaded)
 	assert.Equal(t, pageURL, s.URL)
 }
+
+// TestStartBoundsEachCall holds that Start bounds each of its calls, not
+// all of them together: a loaded browser that takes 400 ms to answer each
+// of Start's calls (1.6 s in all, over four rounds) still starts, and one
+// that stops answering fails Start.
+func TestStartBoundsEachCall(t *testing.T) {
+	slow := func(result any) enginetest.Handler {
+		return func(string, json.RawMessage) enginetest.Reply {
+			time.Sleep(400 * time.Millisecond)
+			return enginetest.Reply{Result: result}
+		}
+	}
+	f := enginetest.New(enginetest.EventsFirst)
+	t.Cleanup(f.Close)
+	for _, m := range []string{"Target.setDiscoverTargets", "Browser.setDownloadBehavior", "Browser.setPermission"} {
+		f.Handle(m, slow(struct{}{}))
+	}
+	f.Handle("Target.getTargets", slow(map[string]any{"targetInfos": []any{}}))
+	b := engine.NewBrowser(f.Driver(), engine.Config{DiscoverTargets: true})
+	f.Attach(b)
+	t.Cleanup(b.Close)
+	require.NoError(t, b.Start(deadline(t)))
+
+	f = enginetest.New(enginetest.EventsFirst)
+	t.Cleanup(f.Close)
+	f.Handle("Target.getTargets", func(string, json.RawMessage) enginetest.Reply { return enginetest.Reply{Hang: true} })
+	b = engine.NewBrowser(f.Driver(), engine.Config{})
+	f.Attach(b)
+	t.Cleanup(b.Close)
+	assert.ErrorIs(t, b.Start(deadline(t)), context.DeadlineExceeded)
+}

@@ -252,12 +252,15 @@ func Page(t testing.TB) *rod.Page {
 	return NewPage(t, Shared(t))
 }
 
-// NewPage opens a new blank tab on b and closes it when t ends.
+// NewPage opens a new blank tab on b and closes it when t ends. On a
+// headed browser the tab opens in a window of its own: tests share the
+// browser, and a tab another test's tab sent to the background is hidden,
+// where Chrome opens no file chooser and shows no prompt.
 func NewPage(t testing.TB, b *Browser) *rod.Page {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	target, err := proto.TargetCreateTarget{URL: "about:blank"}.Call(b.Context(ctx))
+	target, err := proto.TargetCreateTarget{URL: "about:blank", NewWindow: b.display != nil}.Call(b.Context(ctx))
 	if err != nil {
 		t.Fatalf("open tab: %v", err)
 	}
