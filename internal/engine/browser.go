@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tabguard/tabguard/tabstate"
@@ -25,7 +26,10 @@ type Browser struct {
 
 	chMu     sync.Mutex // serialises notify with the close of the sink
 	chClosed bool
-	missed   int // changes dropped since the last one delivered
+	// listed says Start has taken the list of tabs: a change before it is
+	// of a tab the list has, not a change since the watcher started.
+	listed atomic.Bool
+	missed int // changes dropped since the last one delivered
 
 	mu       sync.RWMutex
 	sessions map[string]*Tab
@@ -83,9 +87,10 @@ func (b *Browser) Start(ctx context.Context) error {
 		err = b.startCall(ctx, "Target.setDiscoverTargets", discoverParams{Discover: true}, nil)
 	}
 	// The tabs are listed right after the target events are asked for,
-	// and before the policies: an event of a tab that was open already
-	// (its title changing, say) that comes before the list would read as
-	// a tab opened, and the policies' calls would widen that window.
+	// and before the policies. Chrome answers Target.setDiscoverTargets
+	// with a targetCreated for each tab open already, which a driver may
+	// hand over after the reply: a change taken in before the list is of
+	// a tab the list has, and is not reported (listed).
 	var res targetsResult
 	if err == nil {
 		err = b.startCall(ctx, "Target.getTargets", nil, &res)
@@ -99,6 +104,7 @@ func (b *Browser) Start(ctx context.Context) error {
 	for _, info := range res.TargetInfos {
 		b.seen(info, false)
 	}
+	b.listed.Store(true)
 	b.iframes(res.TargetInfos)
 	if err = b.downloadPolicy(ctx); err != nil {
 		if b.lost() || b.d.Classify(err).Kind == Lost {

@@ -307,8 +307,12 @@ func (s snapshot) info() TabInfo {
 }
 
 // notify reports a change to the sink without ever blocking: when the
-// sink is full the change is dropped and counted.
+// sink is full the change is dropped and counted. Before Start took its
+// list there is nothing to report (Browser.listed).
 func (b *Browser) notify(kind ChangeKind, snap snapshot) {
+	if !b.listed.Load() {
+		return
+	}
 	b.registryChange(kind, snap)
 	if b.cfg.Sink == nil {
 		return

@@ -74,3 +74,34 @@ func TestStartBoundsEachCall(t *testing.T) {
 	t.Cleanup(b.Close)
 	assert.ErrorIs(t, b.Start(deadline(t)), context.DeadlineExceeded)
 }
+
+// TestStartReportsNoTabOpenAlready holds that a tab open before the
+// Browser started is listed, not reported as opened: Chrome sends a
+// targetCreated for each such tab as target discovery begins, which may
+// reach the Browser before its list does.
+func TestStartReportsNoTabOpenAlready(t *testing.T) {
+	for _, order := range orders {
+		t.Run(order.String(), func(t *testing.T) {
+			f := enginetest.New(order)
+			t.Cleanup(f.Close)
+			info := engine.TargetInfo{TargetID: target, Type: "page", URL: pageURL, Title: "page", Attached: true}
+			f.Handle("Target.setDiscoverTargets", func(string, json.RawMessage) enginetest.Reply {
+				return enginetest.Reply{Result: struct{}{}, Events: []enginetest.Event{func(b *engine.Browser) { b.TargetCreated(info) }}}
+			})
+			answer(f, "Target.getTargets", map[string]any{"targetInfos": []any{
+				map[string]any{"targetId": target, "type": "page", "url": pageURL, "title": "page", "attached": true}}})
+			changes := make(chan engine.Change, 4)
+			b := engine.NewBrowser(f.Driver(), engine.Config{DiscoverTargets: true,
+				Sink: engine.Chan[engine.Change]{C: changes, Convert: func(c engine.Change) engine.Change { return c }}})
+			f.Attach(b)
+			t.Cleanup(b.Close)
+			require.NoError(t, b.Start(deadline(t)))
+			f.Push(func(b *engine.Browser) { b.TargetInfoChanged(info) })
+			f.Push(func(b *engine.Browser) { b.TargetCreated(engine.TargetInfo{TargetID: "T2", Type: "page", URL: pageURL}) })
+			require.Len(t, b.Tabs(), 2)
+			c := <-changes
+			assert.Equal(t, engine.TabOpened, c.Kind)
+			assert.Equal(t, "T2", c.Tab.TargetID, "the one change is the tab opened since")
+		})
+	}
+}
