@@ -97,7 +97,9 @@ func TestStartReportsNoTabOpenAlready(t *testing.T) {
 			t.Cleanup(b.Close)
 			require.NoError(t, b.Start(deadline(t)))
 			f.Push(func(b *engine.Browser) { b.TargetInfoChanged(info) })
-			f.Push(func(b *engine.Browser) { b.TargetCreated(engine.TargetInfo{TargetID: "T2", Type: "page", URL: pageURL}) })
+			f.Push(func(b *engine.Browser) {
+				b.TargetCreated(engine.TargetInfo{TargetID: "T2", Type: "page", URL: pageURL})
+			})
 			require.Len(t, b.Tabs(), 2)
 			c := <-changes
 			assert.Equal(t, engine.TabOpened, c.Kind)
