@@ -9,7 +9,7 @@ import (
 )
 
 // eventGrace is how long an ambiguous reply waits for the event that
-// explains it, which may trail the reply.
+// explains it, which may trail the reply, unless Config.EventGrace says.
 const eventGrace = 100 * time.Millisecond
 
 // inflight is one call in progress, cut short with a cause when the tab
@@ -84,7 +84,7 @@ func (t *Tab) confirm(ctx context.Context, err error) error {
 	if !errors.Is(err, tabstate.ErrPaused) {
 		return err
 	}
-	t.await(ctx, eventGrace, func() bool { return !t.tab.State().Paused })
+	t.await(ctx, t.b.cfg.grace(), func() bool { return !t.tab.State().Paused })
 	return t.refused()
 }
 

@@ -65,6 +65,19 @@ type Config struct {
 	// events (Target.setDiscoverTargets) when it starts, for a driver that
 	// does not ask for them on every connection.
 	DiscoverTargets bool
+	// EventGrace is how long an ambiguous reply waits for the event that
+	// explains it; zero means 100 ms. Chrome sends that event within
+	// milliseconds of the reply; a driver whose events cross a loaded
+	// machine may want longer.
+	EventGrace time.Duration
+}
+
+// grace is the configured event grace, or the default.
+func (c *Config) grace() time.Duration {
+	if c.EventGrace <= 0 {
+		return eventGrace
+	}
+	return c.EventGrace
 }
 
 // timeout is the configured eval timeout, or the default.

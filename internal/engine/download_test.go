@@ -60,7 +60,7 @@ func TestNavigateBecomesDownload(t *testing.T) {
 					name = order.String() + "/" + tt.name + "/events-after-the-reply"
 				}
 				t.Run(name, func(t *testing.T) {
-					fx := setup(t, order, engine.Config{EvalTimeout: 5 * time.Second, DownloadDir: tt.dir})
+					fx := setup(t, order, engine.Config{EvalTimeout: 5 * time.Second, DownloadDir: tt.dir, EventGrace: lateGrace})
 					var events []enginetest.Event
 					for _, ev := range tt.events {
 						events = append(events, func(b *engine.Browser) { b.Download(ev) })

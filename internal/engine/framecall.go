@@ -163,7 +163,7 @@ func (t *Tab) frameError(call *inflight, err error) error {
 	}
 	// The events that explain it may trail the reply.
 	var why error
-	t.await(t.life, eventGrace, func() bool {
+	t.await(t.life, t.b.cfg.grace(), func() bool {
 		why = t.frameRefusal(call.frame)
 		if why == nil && t.tab.FrameDocument(call.frame) != call.frameDoc {
 			why = t.frameMoved(call)

@@ -251,7 +251,7 @@ func (t *Tab) navigatedDuring(call *inflight, err error) bool {
 	if f := t.b.d.Classify(err); f.Kind != Protocol || f.Code != -32603 {
 		return false
 	}
-	return t.await(t.life, eventGrace, func() bool {
+	return t.await(t.life, t.b.cfg.grace(), func() bool {
 		return t.tab.Seq() != call.navSeq || t.refusal() != nil
 	})
 }
@@ -265,7 +265,7 @@ func (t *Tab) explain(err error) error {
 	if !errors.As(err, &be) || be.Reason != tabstate.ErrTabCrashed || be.Detail != "" {
 		return err
 	}
-	t.await(t.life, eventGrace, func() bool {
+	t.await(t.life, t.b.cfg.grace(), func() bool {
 		s := t.tab.State()
 		return !s.Crashed || s.CrashReason != ""
 	})

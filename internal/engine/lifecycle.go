@@ -157,7 +157,7 @@ func (t *Tab) crashWins(ctx context.Context, err error) error {
 		f.Kind == Protocol && f.Code == -32000 && f.Message == "Not attached to an active page"
 	wait := time.Duration(0)
 	if generic {
-		wait = eventGrace
+		wait = t.b.cfg.grace()
 	}
 	crashed := func() bool { return t.tab.State().Crashed }
 	if t.await(ctx, wait, crashed) {

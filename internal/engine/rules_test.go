@@ -110,7 +110,7 @@ func TestCutOffInFlight(t *testing.T) {
 				name = order.String() + "/target-first"
 			}
 			t.Run(name, func(t *testing.T) {
-				fx := setup(t, order, engine.Config{EvalTimeout: 5 * time.Second})
+				fx := setup(t, order, engine.Config{EvalTimeout: 5 * time.Second, EventGrace: lateGrace})
 				events := crash("oom")
 				if reversed {
 					events[0], events[1] = events[1], events[0]
@@ -142,7 +142,7 @@ func TestCutOffInFlight(t *testing.T) {
 func TestCrashWinsOverAbort(t *testing.T) {
 	for _, order := range orders {
 		t.Run(order.String(), func(t *testing.T) {
-			fx := setup(t, order, engine.Config{EvalTimeout: 5 * time.Second})
+			fx := setup(t, order, engine.Config{EvalTimeout: 5 * time.Second, EventGrace: lateGrace})
 			fx.f.Handle("Page.navigate", func(string, json.RawMessage) enginetest.Reply {
 				// The crash events trail the reply that reports the abort.
 				time.AfterFunc(20*time.Millisecond, func() { fx.f.Push(crash("crashed")...) })
@@ -164,7 +164,7 @@ func TestCrashWinsOverAbort(t *testing.T) {
 func TestCrashWinsOverDetachedPage(t *testing.T) {
 	for _, order := range orders {
 		t.Run(order.String(), func(t *testing.T) {
-			fx := setup(t, order, engine.Config{EvalTimeout: 5 * time.Second})
+			fx := setup(t, order, engine.Config{EvalTimeout: 5 * time.Second, EventGrace: lateGrace})
 			fx.f.Handle("Page.reload", func(string, json.RawMessage) enginetest.Reply {
 				time.AfterFunc(20*time.Millisecond, func() { fx.f.Push(crash("killed")...) })
 				return enginetest.Reply{Err: &enginetest.ProtocolError{Code: -32000, Message: "Not attached to an active page"}}
@@ -182,7 +182,7 @@ func TestCrashWinsOverDetachedPage(t *testing.T) {
 func TestRefusalWaitsForCrashStatus(t *testing.T) {
 	for _, order := range orders {
 		t.Run(order.String(), func(t *testing.T) {
-			fx := setup(t, order, engine.Config{})
+			fx := setup(t, order, engine.Config{EventGrace: lateGrace})
 			events := crash("killed")
 			fx.f.Push(events[0])
 			time.AfterFunc(20*time.Millisecond, func() { fx.f.Push(events[1]) })
@@ -199,7 +199,7 @@ func TestRefusalWaitsForCrashStatus(t *testing.T) {
 func TestPauseEndsWithResume(t *testing.T) {
 	for _, order := range orders {
 		t.Run(order.String(), func(t *testing.T) {
-			fx := setup(t, order, engine.Config{})
+			fx := setup(t, order, engine.Config{EventGrace: lateGrace})
 			fx.f.Push(enginetest.Page(sess, tabstate.Paused{Reason: "other"}))
 			time.AfterFunc(10*time.Millisecond, func() { fx.f.Push(enginetest.Page(sess, tabstate.Resumed{})) })
 			require.NoError(t, fx.tab.Do(deadline(t), "", ok))
