@@ -103,6 +103,15 @@ func TestPermissions(t *testing.T) {
 			assert.Equal(t, faultrows.ReplacedPrint, watcherString(t, w, faultrows.PrintJS), name)
 		}
 		assert.Contains(t, native, "[native code]")
+
+		// Watched again and closed, the tab's next document has its own
+		// print: Close removed the script, each Watch's.
+		wb2 := watch(t, before, nil)
+		require.NoError(t, wb.Close())
+		require.NoError(t, wb2.Close())
+		require.NoError(t, navigate(t, before, srv.URL))
+		require.NoError(t, before.Context(testbrowser.Context(t, 10*time.Second)).WaitLoad())
+		assert.Contains(t, evalString(t, before, faultrows.PrintJS), "[native code]", "a document loaded after Close")
 	})
 }
 

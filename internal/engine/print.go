@@ -35,9 +35,24 @@ type addScriptParams struct {
 	RunImmediately bool   `json:"runImmediately"`
 }
 
-// preventPrint adds noPrint to the tab's documents, new and current.
+// scriptIdentifier is Page.addScriptToEvaluateOnNewDocument's result, and
+// Page.removeScriptToEvaluateOnNewDocument's params.
+type scriptIdentifier struct {
+	Identifier string `json:"identifier"`
+}
+
+// preventPrint adds noPrint to the tab's documents, new and current, and
+// keeps the script's identifier for release, which removes it: a tab
+// watched again and again carries one copy at most.
 func (t *Tab) preventPrint(ctx context.Context) error {
-	return t.s.Call(ctx, "Page.addScriptToEvaluateOnNewDocument", addScriptParams{Source: noPrint, RunImmediately: true}, nil)
+	var res scriptIdentifier
+	err := t.s.Call(ctx, "Page.addScriptToEvaluateOnNewDocument", addScriptParams{Source: noPrint, RunImmediately: true}, &res)
+	if err == nil {
+		t.mu.Lock()
+		t.printScript = res.Identifier
+		t.mu.Unlock()
+	}
+	return err
 }
 
 // preventPrintLater is preventPrint once the renderer answers, as

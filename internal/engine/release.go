@@ -12,11 +12,12 @@ const releaseTimeout = time.Second
 // the tab's session, which outlives the Tab: with no Tab to answer them,
 // held document requests and certificate errors would wait for good, and
 // file choosers would open to nobody. Disabling Fetch lets requests held
-// at that moment go on. It sends nothing when the tab or the browser is
-// gone.
+// at that moment go on. The script that replaces print is removed: the
+// documents the tab loads next have their own print again. It sends
+// nothing when the tab or the browser is gone.
 func (t *Tab) release() {
 	t.mu.Lock()
-	s := t.tab.State()
+	s, script := t.tab.State(), t.printScript
 	t.mu.Unlock()
 	if t.parent.Err() != nil || s.Closed || s.BrowserGone || t.b.lost() {
 		return
@@ -35,5 +36,10 @@ func (t *Tab) release() {
 	calls = append(calls, func() error {
 		return t.s.Call(ctx, "Page.setInterceptFileChooserDialog", interceptParams{Enabled: false}, nil)
 	})
+	if script != "" {
+		calls = append(calls, func() error {
+			return t.s.Call(ctx, "Page.removeScriptToEvaluateOnNewDocument", scriptIdentifier{Identifier: script}, nil)
+		})
+	}
 	together(calls...)
 }

@@ -67,6 +67,9 @@ type Tab struct {
 	// lastChooser (filechooser.go).
 	choosers    atomic.Uint64
 	lastChooser *tabstate.BlockedError
+	// printScript is Chrome's identifier of the script that replaces
+	// print (print.go), which Close removes.
+	printScript string
 }
 
 // Watch starts following the tab h and learns its state as it is now (see

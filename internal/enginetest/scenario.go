@@ -21,6 +21,7 @@ var Methods = []string{
 	"Fetch.enable", "Fetch.continueRequest", "Fetch.continueWithAuth", "Fetch.disable",
 	"Security.enable", "Security.setOverrideCertificateErrors", "Security.handleCertificateError",
 	"Page.setInterceptFileChooserDialog", "DOM.setFileInputFiles", "DOM.resolveNode", "Runtime.callFunctionOn", "Runtime.releaseObject",
+	"Page.removeScriptToEvaluateOnNewDocument",
 }
 
 // Messages drives a Browser over a fake through every command the engine
@@ -42,6 +43,7 @@ func Messages(t testing.TB) []Call {
 	reply("Target.createTarget", map[string]any{"targetId": "T2"})
 	reply("Browser.getVersion", map[string]any{"protocolVersion": "1.3", "product": "Chrome/156.0.8078.73"})
 	reply("DOM.resolveNode", map[string]any{"object": map[string]any{"type": "object", "subtype": "node", "objectId": "O1"}})
+	reply("Page.addScriptToEvaluateOnNewDocument", map[string]any{"identifier": "1"})
 	reply("Performance.getMetrics", map[string]any{"metrics": []any{map[string]any{"name": "Nodes", "value": 12}}})
 	f.Handle("Runtime.evaluate", func(_ string, params json.RawMessage) Reply {
 		var p struct{ Expression string }
