@@ -167,6 +167,9 @@ func TestSilentConnectionWithoutHeartbeat(t *testing.T) {
 	t.Parallel()
 	f := newPoolFixture(t, &tabguard.Options{EvalTimeout: time.Second}, nil)
 	f.proxy.StallAll()
+	// Closed with the connection still silent, the watcher would wait out
+	// its bound to hand the tab back.
+	defer f.proxy.ResetAll()
 	start := time.Now()
 	_, err := f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => 1`)
 	require.ErrorIs(t, err, tabguard.ErrEvalTimeout)

@@ -192,6 +192,9 @@ func TestSilentConnectionWithoutHeartbeat(t *testing.T) {
 	t.Parallel()
 	f := newPoolFixture(t, &chromedpguard.Options{EvalTimeout: time.Second}, nil)
 	f.proxy.StallAll()
+	// Closed with the connection still silent, the watcher and chromedp
+	// would each wait out their bounds to hand back and close the tab.
+	defer f.proxy.ResetAll()
 	_, err := f.w.Eval(within(t, 10*time.Second), `() => 1`)
 	require.ErrorIs(t, err, chromedpguard.ErrEvalTimeout)
 	var te *chromedpguard.TimeoutError
