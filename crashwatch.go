@@ -239,7 +239,10 @@ func (w *Watcher) Blocked(ctx context.Context) error { return w.t.Blocked(ctx) }
 
 // Close stops following the tab, fails calls still in flight with
 // [ErrWatcherClosed], and waits for the watcher's goroutines to return. It
-// leaves the tab itself alone. Calling Close again does nothing.
+// leaves the tab itself alone, and hands back what the watcher set on it:
+// requests it held go on, file choosers open as Chrome opens them, and
+// documents loaded after it have their own print. Calling Close again does
+// nothing.
 func (w *Watcher) Close() error {
 	w.t.Close()
 	if w.owned {

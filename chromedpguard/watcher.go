@@ -198,7 +198,10 @@ func (w *Watcher) Blocked(ctx context.Context) error { return w.t.Blocked(ctx) }
 // Close stops following the tab, fails calls still in flight with
 // [ErrWatcherClosed], and waits for the watcher's goroutines to return. It
 // leaves the tab itself alone: cancel its chromedp context, or call
-// [Watcher.CloseTab], to close it. Calling Close again does nothing.
+// [Watcher.CloseTab], to close it. It hands back what the watcher set on
+// the tab: requests it held go on, file choosers open as Chrome opens
+// them, and documents loaded after it have their own print. Calling Close
+// again does nothing.
 func (w *Watcher) Close() error {
 	w.t.Close()
 	if w.release != nil {
