@@ -82,8 +82,8 @@ func (r *recorder) since(n int, tab string) ([]string, int) {
 // Eval sends its one Runtime.evaluate and nothing else, and Close sends
 // nothing. Frames are learned from the events the watcher already
 // receives; only a call that asks for frames (Frames, EvalFrame) may ask
-// the browser for them. (Close sends one command: it hands the tab's file
-// choosers back.)
+// the browser for them. (Close sends two commands: it hands the tab's file
+// choosers back and removes the print script.)
 func TestWireFramesAddNoMessage(t *testing.T) {
 	t.Parallel()
 	const evals = 20
@@ -135,8 +135,9 @@ func TestWireFramesAddNoMessage(t *testing.T) {
 
 	require.NoError(t, w.Close())
 	got, _ = rec.since(n, tab)
-	// Close hands the tab's file choosers back, and sends nothing for frames.
-	if diff := cmp.Diff([]string{"tab Page.setInterceptFileChooserDialog"}, got); diff != "" {
+	// Close hands the tab's file choosers back and removes the print
+	// script, and sends nothing for frames.
+	if diff := cmp.Diff([]string{"tab Page.removeScriptToEvaluateOnNewDocument", "tab Page.setInterceptFileChooserDialog"}, got); diff != "" {
 		t.Errorf("commands Close sent mismatch (-want +got):\n%s", diff)
 	}
 }
