@@ -20,7 +20,7 @@ import (
 // Trace is a set of funcs a watcher calls as it works. Any of them may be
 // nil. They run on the goroutine of the call or of the event that caused
 // them, so they must return quickly, must not block, and must not call the
-// watcher back. A watcher with a nil *Trace calls nothing and allocates
+// watcher back, and they may run on several goroutines at once. A watcher with a nil *Trace calls nothing and allocates
 // nothing for it.
 type Trace struct {
 	// CallStart is called as a guarded call starts, on the caller's
@@ -36,7 +36,10 @@ type Trace struct {
 	// TabChanged is called for each change of a tab the watcher sees: a
 	// page target opened, crashed, closed or discarded, a JavaScript
 	// dialog opened, a tab watched or no longer watched, the browser gone.
-	// It runs on the goroutine that reads the browser's events.
+	// It runs on the goroutine that reads the browser's events, but for a
+	// tab watched or no longer watched, which runs on the goroutine of the
+	// Watch or the Close (a BrowserWatcher's Close unwatches its tabs side
+	// by side).
 	TabChanged func(c Change)
 	// ScriptTerminated is called after the watcher stopped a script that
 	// held a tab past a call's deadline (Options.TerminateOnTimeout).
