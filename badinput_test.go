@@ -95,7 +95,9 @@ func TestWatchWithDialogAlreadyOpen(t *testing.T) {
 	require.NoError(t, err)
 	time.Sleep(200 * time.Millisecond)
 
-	const timeout = 500 * time.Millisecond
+	// 2 s: the probes get the last second, in which the browser process
+	// answers even on a loaded machine, which tells a hung renderer.
+	const timeout = 2 * time.Second
 	w := watch(t, page, &tabguard.Options{EvalTimeout: timeout})
 	start := time.Now()
 	_, err = w.Eval(testbrowser.Context(t, 5*time.Second), `() => 1`)

@@ -111,7 +111,8 @@ func TestDialogs(t *testing.T) {
 // deadline for a job ends with the guard's timeout too.
 func TestTimeoutSaysWhy(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, &chromedp015guard.Options{EvalTimeout: 600 * time.Millisecond, TerminateOnTimeout: true})
+	// 2 s: the probes get the last second, enough on a loaded machine.
+	f := newFixture(t, &chromedp015guard.Options{EvalTimeout: 2 * time.Second, TerminateOnTimeout: true})
 	_, err := f.w.Eval(within(t, 10*time.Second), `() => { while (true) {} }`)
 	var te *chromedp015guard.TimeoutError
 	require.ErrorAs(t, err, &te)
