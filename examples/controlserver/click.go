@@ -13,14 +13,8 @@ import (
 // cancelled. The call awaits what the input hears, so a cancelled chooser
 // answers ErrFileChooser, naming POST /browser/prompt.
 func (s *Server) handleClick(w http.ResponseWriter, r *http.Request) {
-	var req ClickRequest
-	if err := decode(w, r, &req); err != nil {
-		writeError(w, err, "")
-		return
-	}
-	t, err := s.tab(r.Context(), req.Tab)
-	if err != nil {
-		writeError(w, err, "")
+	req, t, ok := decodeTab[ClickRequest](s, w, r)
+	if !ok {
 		return
 	}
 	c, err := agentprompt.Click(r.Context(), t, req.X, req.Y)

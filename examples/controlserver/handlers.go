@@ -107,16 +107,11 @@ func (s *Server) handleClose(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleDialog(w http.ResponseWriter, r *http.Request) {
-	var req DialogRequest
-	if err := decode(w, r, &req); err != nil {
-		writeError(w, err, "")
+	req, t, ok := decodeTab[DialogRequest](s, w, r)
+	if !ok {
 		return
 	}
-	t, err := s.tab(r.Context(), req.Tab)
-	if err == nil {
-		err = t.HandleDialog(r.Context(), req.Accept, req.PromptText)
-	}
-	if err != nil {
+	if err := t.HandleDialog(r.Context(), req.Accept, req.PromptText); err != nil {
 		writeError(w, err, "")
 		return
 	}
@@ -173,14 +168,8 @@ func (s *Server) handleClickables(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleScroll(w http.ResponseWriter, r *http.Request) {
-	var req ScrollRequest
-	if err := decode(w, r, &req); err != nil {
-		writeError(w, err, "")
-		return
-	}
-	t, err := s.tab(r.Context(), req.Tab)
-	if err != nil {
-		writeError(w, err, "")
+	req, t, ok := decodeTab[ScrollRequest](s, w, r)
+	if !ok {
 		return
 	}
 	var out ScrollResponse
@@ -196,14 +185,8 @@ func (s *Server) handleScroll(w http.ResponseWriter, r *http.Request) {
 // Watcher.Do refuses, bounds and cuts it short as Eval would. The mouse is
 // the tab's, so it takes no frame: X and Y are in the tab's viewport.
 func (s *Server) handleCursor(w http.ResponseWriter, r *http.Request) {
-	var req CursorRequest
-	if err := decode(w, r, &req); err != nil {
-		writeError(w, err, "")
-		return
-	}
-	t, err := s.tab(r.Context(), req.Tab)
-	if err != nil {
-		writeError(w, err, "")
+	req, t, ok := decodeTab[CursorRequest](s, w, r)
+	if !ok {
 		return
 	}
 	move := proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMouseMoved, X: req.X, Y: req.Y}
@@ -232,6 +215,30 @@ func evalInto(ctx context.Context, t *tabguard.Watcher, out any, js string, args
 }
 
 // decode reads a JSON request body into v; a bad body is a 400.
+// tabRequest is a request body that names a watched tab.
+type tabRequest interface{ tabID() string }
+
+func (q ScrollRequest) tabID() string { return q.Tab }
+func (q CursorRequest) tabID() string { return q.Tab }
+func (q DialogRequest) tabID() string { return q.Tab }
+func (q PromptRequest) tabID() string { return q.Tab }
+func (q ClickRequest) tabID() string  { return q.Tab }
+
+// decodeTab decodes r's body as an R and returns it with the watched tab
+// it names. ok false says the request was answered already, with why.
+func decodeTab[R tabRequest](s *Server, w http.ResponseWriter, r *http.Request) (req R, t *tabguard.Watcher, ok bool) {
+	if err := decode(w, r, &req); err != nil {
+		writeError(w, err, "")
+		return req, nil, false
+	}
+	t, err := s.tab(r.Context(), req.tabID())
+	if err != nil {
+		writeError(w, err, "")
+		return req, nil, false
+	}
+	return req, t, true
+}
+
 func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20))
 	dec.DisallowUnknownFields()

@@ -28,18 +28,13 @@ func (s *Server) tabOf(frame string) string {
 // directory), the tab's next file chooser gets them, once. The answer says
 // what was set, never a credential.
 func (s *Server) handlePrompt(w http.ResponseWriter, r *http.Request) {
-	var req PromptRequest
-	if err := decode(w, r, &req); err != nil {
-		writeError(w, err, "")
-		return
-	}
-	t, err := s.tab(r.Context(), req.Tab)
-	if err != nil {
-		writeError(w, err, "")
+	req, t, ok := decodeTab[PromptRequest](s, w, r)
+	if !ok {
 		return
 	}
 	tab := string(t.TargetID())
 	out := PromptResponse{Tab: tab, Kind: req.Kind}
+	var err error
 	switch req.Kind {
 	case kindSignIn:
 		if len(req.Files) > 0 {
