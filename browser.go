@@ -85,7 +85,10 @@ func WatchBrowser(b *rod.Browser, opts *Options) (*BrowserWatcher, error) {
 // The caller should call the Watcher's Close when done with the tab;
 // closing bw closes it too.
 func (bw *BrowserWatcher) Watch(page *rod.Page) (*Watcher, error) {
-	return bw.watch(page, false)
+	if err := checkPage(page); err != nil {
+		return nil, err
+	}
+	return bw.watch(page.GetContext(), page, false)
 }
 
 // Close stops following the browser, closes every Watcher it handed out

@@ -24,7 +24,7 @@ func (bw *BrowserWatcher) Open(ctx context.Context, url string) (*Watcher, error
 		if err != nil {
 			return nil, nil, err
 		}
-		w, err := bw.Watch(page)
+		w, err := bw.watch(ctx, page, false)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -45,7 +45,7 @@ func (bw *BrowserWatcher) WatchTarget(ctx context.Context, id proto.TargetTarget
 	if err != nil {
 		return nil, err
 	}
-	return bw.Watch(page)
+	return bw.watch(ctx, page, false)
 }
 
 // attach makes the rod page of target within ctx. The page's own context

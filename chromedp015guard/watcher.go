@@ -181,6 +181,7 @@ func (bw *BrowserWatcher) watch(ctx context.Context, owned bool) (*Watcher, erro
 		TargetID:       string(tgt.TargetID),
 		SessionID:      string(tgt.SessionID),
 		Life:           context.WithoutCancel(ctx),
+		Start:          ctx,  // the start is the caller's to bound
 		NetworkEnabled: true, // chromedp enables it when it attaches
 		Listen: func(life context.Context, t *engine.Tab) error {
 			chromedp.ListenTarget(life, func(ev any) {

@@ -233,6 +233,7 @@ func (bw *BrowserWatcher) watch(ctx context.Context, owned bool) (*Watcher, erro
 		SessionID: string(tgt.SessionID),
 		// The watcher lives until Close, not until a deadline of ctx.
 		Life:           context.WithoutCancel(ctx),
+		Start:          ctx,  // the start is the caller's to bound
 		NetworkEnabled: true, // chromedp enables it when it attaches
 		Listen: func(life context.Context, t *engine.Tab) error {
 			return chromedp.Listen(life, func(ev any) {

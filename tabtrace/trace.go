@@ -48,6 +48,11 @@ type Trace struct {
 	// unanswered, just before every tab of the browser fails with
 	// ErrBrowserGone.
 	HeartbeatMissed func(h HeartbeatMiss)
+	// HandBackFailed is called when a command a watcher's Close sent to
+	// hand the tab back (to stop holding its requests or file choosers)
+	// failed. Close does not wait for these answers, so it runs later, on
+	// a goroutine of the watcher's.
+	HandBackFailed func(h HandBack)
 }
 
 // Op names a guarded call. The set is small and fixed: it is fit for a
@@ -122,6 +127,17 @@ type Change struct {
 type Termination struct {
 	TargetID, URL string
 	// Err is why stopping it failed; nil when it was stopped.
+	Err error
+}
+
+// HandBack is a command that handed a tab back, or undid a policy of a
+// start that failed, and did not succeed.
+type HandBack struct {
+	// TargetID is the tab's CDP target; empty for a browser-wide command.
+	TargetID string
+	// Method is the CDP method, such as "Fetch.disable".
+	Method string
+	// Err is how it failed.
 	Err error
 }
 

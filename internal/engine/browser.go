@@ -23,6 +23,7 @@ type Browser struct {
 	life   context.Context // ends with Close: the heartbeat, the calls of its own
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	hands  sync.WaitGroup // the hand-backs under way (release.go)
 
 	chMu     sync.Mutex // serialises notify with the close of the sink
 	chClosed bool
@@ -38,6 +39,7 @@ type Browser struct {
 	// lastCreated is the page target created last, to tell a discard.
 	lastCreated newTarget
 	closed      bool
+	handsDone   bool // Close waits for the hand-backs: no more are sent
 	gone        bool
 	reason      string // why the connection was lost: the first reason seen
 	// provisional says reason is lostConnection, for a loss no error
@@ -71,10 +73,12 @@ func NewBrowser(d Driver, cfg Config) *Browser {
 }
 
 // Start lists the browser's page targets (asking for the browser-wide
-// target events first when Config.DiscoverTargets says so), sets its
-// download and permission policies (see download.go, permissions.go) and
-// starts the heartbeat. Each call is bounded by probeTimeout (startCall).
-// A browser that went away gives ErrBrowserGone.
+// target events first when Config.DiscoverTargets says so) and sets its
+// download and permission policies (see download.go, permissions.go), then
+// starts the heartbeat. The list and the policies go out together, after
+// the target events were asked for: two rounds at most. ctx and the eval
+// timeout bound the start (startcall.go); a start that failed undoes the
+// policies it set. A browser that went away gives ErrBrowserGone.
 func (b *Browser) Start(ctx context.Context) error {
 	if err := tabstate.CheckPermissionGrants(b.cfg.Permissions); err != nil {
 		return err
@@ -82,42 +86,35 @@ func (b *Browser) Start(ctx context.Context) error {
 	if err := tabstate.CheckInsecureHosts(b.cfg.InsecureHosts); err != nil {
 		return err
 	}
-	var err error
+	ctx, cancel, s := b.cfg.begin(ctx, "watch browser")
+	defer cancel()
 	if b.cfg.DiscoverTargets {
-		err = b.startCall(ctx, "Target.setDiscoverTargets", discoverParams{Discover: true}, nil)
-	}
-	// The tabs are listed right after the target events are asked for,
-	// and before the policies. Chrome answers Target.setDiscoverTargets
-	// with a targetCreated for each tab open already, which a driver may
-	// hand over after the reply: a change taken in before the list is of
-	// a tab the list has, and is not reported (listed).
-	var res targetsResult
-	if err == nil {
-		err = b.startCall(ctx, "Target.getTargets", nil, &res)
-	}
-	if err != nil {
-		if b.lost() || b.d.Classify(err).Kind == Lost {
-			return b.goneError()
+		// The tabs are listed after the target events are asked for.
+		// Chrome answers Target.setDiscoverTargets with a targetCreated
+		// for each tab open already, which a driver may hand over after
+		// the reply: a change taken in before the list is of a tab the
+		// list has, and is not reported (listed).
+		err := s.call(ctx, b.d, "Target.setDiscoverTargets", "Target.setDiscoverTargets", discoverParams{Discover: true}, nil)
+		if err != nil {
+			return b.startFailed("ask for its target events", err, false)
 		}
-		return fmt.Errorf("watch browser: list its tabs: %w", err)
+	}
+	var res targetsResult
+	errs := together(
+		func() error { return s.call(ctx, b.d, "Target.getTargets", "Target.getTargets", nil, &res) },
+		func() error { return b.downloadPolicy(ctx, s) },
+		func() error { return b.permissionPolicy(ctx, s) },
+	)
+	for i, what := range []string{"list its tabs", "set its download policy", "set its permission policy"} {
+		if errs[i] != nil {
+			return b.startFailed(what, errs[i], true)
+		}
 	}
 	for _, info := range res.TargetInfos {
 		b.seen(info, false)
 	}
 	b.listed.Store(true)
 	b.iframes(res.TargetInfos)
-	if err = b.downloadPolicy(ctx); err != nil {
-		if b.lost() || b.d.Classify(err).Kind == Lost {
-			return b.goneError()
-		}
-		return fmt.Errorf("watch browser: set its download policy: %w", err)
-	}
-	if err = b.permissionPolicy(ctx); err != nil {
-		if b.lost() || b.d.Classify(err).Kind == Lost {
-			return b.goneError()
-		}
-		return fmt.Errorf("watch browser: set its permission policy: %w", err)
-	}
 	if b.cfg.Heartbeat > 0 {
 		b.wg.Add(1)
 		go func() {
@@ -128,13 +125,19 @@ func (b *Browser) Start(ctx context.Context) error {
 	return nil
 }
 
-// startCall makes one of Start's calls, bounded by probeTimeout: a
-// browser that stopped answering fails Start rather than hang it, and a
-// loaded one has the bound for each call, not one bound for them all.
-func (b *Browser) startCall(ctx context.Context, method string, params, result any) error {
-	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
-	defer cancel()
-	return b.d.Call(ctx, method, params, result)
+// startFailed is Start's error when what failed with err, after it undid
+// the policies, when they were sent.
+func (b *Browser) startFailed(what string, err error, sent bool) error {
+	if sent {
+		b.undoPolicies()
+	}
+	if te, ok := startTimeout(err); ok {
+		return te
+	}
+	if b.lost() || b.d.Classify(err).Kind == Lost {
+		return b.goneError()
+	}
+	return fmt.Errorf("watch browser: %s: %w", what, err)
 }
 
 // Close stops following the browser: it closes every Tab (failing their
@@ -143,15 +146,14 @@ func (b *Browser) startCall(ctx context.Context, method string, params, result a
 // still pushes are ignored.
 func (b *Browser) Close() {
 	closeAll(b.mark(&b.closed))
+	b.mark(&b.handsDone)
+	b.hands.Wait()
 	b.cancel()
 	b.wg.Wait()
 	b.closeChanges()
 }
 
-// closeAll closes the tabs side by side. A Tab's Close waits up to
-// releaseTimeout for a tab that cannot answer, as a crashed tab leaves
-// Page commands unanswered: a browser of many such tabs closes in one such
-// wait, not in one a tab.
+// closeAll closes the tabs side by side.
 func closeAll(tabs []*Tab) {
 	var wg sync.WaitGroup
 	for _, t := range tabs {

@@ -54,14 +54,14 @@ func (b *Browser) checkInsecureHosts(h TabHandle) error {
 
 // overrideCertificates has Chrome hold the tab's requests that meet an
 // untrusted certificate for the engine, when hosts are named.
-func (t *Tab) overrideCertificates(ctx context.Context) error {
+func (t *Tab) overrideCertificates(ctx context.Context, s *starter) error {
 	if len(t.b.cfg.InsecureHosts) == 0 {
 		return nil
 	}
-	if err := t.s.Call(ctx, "Security.enable", nil, nil); err != nil {
+	if err := s.call(ctx, t.s, "Security.enable", "Security.enable", nil, nil); err != nil {
 		return err
 	}
-	return t.s.Call(ctx, "Security.setOverrideCertificateErrors", overrideParams{Override: true}, nil)
+	return s.call(ctx, t.s, "Security.setOverrideCertificateErrors", "Security.setOverrideCertificateErrors", overrideParams{Override: true}, nil)
 }
 
 // certificateError answers Security.certificateError, t.mu held: continue

@@ -38,12 +38,12 @@ type downloadBehaviorParams struct {
 
 // downloadPolicy sets the browser's download policy: deny, or save into
 // dir. It is called once, by Start.
-func (b *Browser) downloadPolicy(ctx context.Context) error {
+func (b *Browser) downloadPolicy(ctx context.Context, s *starter) error {
 	p := downloadBehaviorParams{Behavior: "deny", EventsEnabled: true}
 	if dir := b.downloadDir(); dir != "" {
 		p.Behavior, p.DownloadPath = "allowAndName", dir
 	}
-	return b.startCall(ctx, "Browser.setDownloadBehavior", p, nil)
+	return s.call(ctx, b.d, "Browser.setDownloadBehavior", "Browser.setDownloadBehavior", p, nil)
 }
 
 // keptDownloads bounds how many downloads a tab remembers: a page that

@@ -76,6 +76,9 @@ type TabHandle struct {
 	// SessionID is the tab's session, by which the driver routes its
 	// events ([Browser.Tab]).
 	SessionID string
+	// Start, when set, bounds Watch's calls with the eval timeout (the
+	// caller's context of an Open); nil means Life.
+	Start context.Context
 	// Life is the context the tab's session lives in: the calls the engine
 	// makes of its own accord end with it, and when it ends with the
 	// session, Watch reports the tab closed.

@@ -29,7 +29,7 @@ const learnTries = 3
 // unless frame news arrived since seq; it reports whether they were
 // recorded, and leaves the frames to learn otherwise.
 func (t *Tab) learnFramesOnce(seq uint64) bool {
-	ctx, cancel := context.WithTimeout(t.life, probeTimeout)
+	ctx, cancel := context.WithTimeout(t.life, t.timeout)
 	defer cancel()
 	var (
 		tree    frameTreeResult

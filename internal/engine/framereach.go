@@ -157,7 +157,7 @@ func (t *Tab) keep(call *inflight, r *reach) *reach {
 }
 
 // detachFrames ends the sessions of frames the Tab no longer reaches; the
-// detaches are made outside t.mu, bounded by probeTimeout.
+// detaches are made outside t.mu.
 func (t *Tab) detachFrames(all bool) {
 	t.mu.Lock()
 	ds := t.detaches

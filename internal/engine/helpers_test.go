@@ -46,6 +46,7 @@ func setup(t testing.TB, order enginetest.Order, cfg engine.Config) *fixture {
 	answer(f, "Target.getTargetInfo", map[string]any{"targetInfo": map[string]any{"targetId": target, "type": "page", "url": pageURL}})
 	answer(f, "Page.getNavigationHistory", map[string]any{"currentIndex": 0, "entries": []any{map[string]any{"url": pageURL}}})
 	f.Handle("Runtime.evaluate", evaluate(nil))
+	answer(f, "Page.addScriptToEvaluateOnNewDocument", map[string]any{"identifier": "1"})
 	b := engine.NewBrowser(f.Driver(), cfg)
 	f.Attach(b)
 	t.Cleanup(b.Close)

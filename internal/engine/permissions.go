@@ -41,15 +41,39 @@ type permissionParams struct {
 }
 
 // permissionPolicy denies every prompting permission browser-wide, then
-// grants Config.Permissions. It is called once, by Start, after the
-// grants were checked.
-func (b *Browser) permissionPolicy(ctx context.Context) error {
+// grants Config.Permissions, all at once: an origin's setting outlives a
+// browser-wide one whichever came first. It is called once, by Start,
+// after the grants were checked.
+func (b *Browser) permissionPolicy(ctx context.Context, s *starter) error {
 	names := tabstate.PromptingPermissions()
-	calls := make([]func() error, len(names))
-	for i, name := range names {
-		calls[i] = func() error { return b.startCall(ctx, "Browser.setPermission", permission(name, "denied", ""), nil) }
+	calls := make([]func() error, 0, len(names))
+	for _, name := range names {
+		calls = append(calls, func() error {
+			return s.call(ctx, b.d, "Browser.setPermission "+name, "Browser.setPermission", permission(name, "denied", ""), nil)
+		})
 	}
-	for i, err := range together(calls...) {
+	type grant struct{ name, origin string }
+	var grants []grant
+	for _, g := range b.cfg.Permissions {
+		for _, name := range g.Permissions {
+			grants = append(grants, grant{name, g.Origin})
+			calls = append(calls, func() error {
+				return s.call(ctx, b.d, "Browser.setPermission "+name+" for "+g.Origin, "Browser.setPermission", permission(name, "granted", g.Origin), nil)
+			})
+		}
+	}
+	errs := together(calls...)
+	for _, err := range errs {
+		if te, ok := startTimeout(err); ok {
+			return te // the first call unanswered names the timeout
+		}
+	}
+	for i, err := range errs[len(names):] {
+		if err != nil {
+			return fmt.Errorf("grant permission %s to %s: %w", grants[i].name, grants[i].origin, err)
+		}
+	}
+	for i, err := range errs[:len(names)] {
 		if err == nil {
 			continue
 		}
@@ -60,13 +84,6 @@ func (b *Browser) permissionPolicy(ctx context.Context) error {
 			continue
 		}
 		return fmt.Errorf("deny permission %s: %w", names[i], err)
-	}
-	for _, g := range b.cfg.Permissions {
-		for _, name := range g.Permissions {
-			if err := b.startCall(ctx, "Browser.setPermission", permission(name, "granted", g.Origin), nil); err != nil {
-				return fmt.Errorf("grant permission %s to %s: %w", name, g.Origin, err)
-			}
-		}
 	}
 	return nil
 }

@@ -2,11 +2,9 @@ package engine
 
 import (
 	"context"
-	"time"
-)
 
-// releaseTimeout bounds the calls Close makes to hand the tab back.
-const releaseTimeout = time.Second
+	"github.com/tabguard/tabguard/tabtrace"
+)
 
 // release hands back to Chrome what start had it hold for the engine on
 // the tab's session, which outlives the Tab: with no Tab to answer them,
@@ -14,7 +12,8 @@ const releaseTimeout = time.Second
 // file choosers would open to nobody. Disabling Fetch lets requests held
 // at that moment go on. The script that replaces print is removed: the
 // documents the tab loads next have their own print again. It sends
-// nothing when the tab or the browser is gone.
+// nothing when the tab or the browser is gone, and waits for no answer
+// (handBack).
 func (t *Tab) release() {
 	t.mu.Lock()
 	s, script := t.tab.State(), t.printScript
@@ -22,24 +21,65 @@ func (t *Tab) release() {
 	if t.parent.Err() != nil || s.Closed || s.BrowserGone || t.b.lost() {
 		return
 	}
-	ctx, cancel := context.WithTimeout(t.parent, releaseTimeout)
-	defer cancel()
-	var calls []func() error
+	var calls []handBackCall
 	if t.b.cfg.Credentials != nil {
-		calls = append(calls, func() error { return t.s.Call(ctx, "Fetch.disable", nil, nil) })
+		calls = append(calls, handBackCall{method: "Fetch.disable"})
 	}
 	if len(t.b.cfg.InsecureHosts) > 0 {
-		calls = append(calls, func() error {
-			return t.s.Call(ctx, "Security.setOverrideCertificateErrors", overrideParams{Override: false}, nil)
-		})
+		calls = append(calls, handBackCall{method: "Security.setOverrideCertificateErrors", params: overrideParams{Override: false}})
 	}
-	calls = append(calls, func() error {
-		return t.s.Call(ctx, "Page.setInterceptFileChooserDialog", interceptParams{Enabled: false}, nil)
-	})
+	calls = append(calls, handBackCall{method: "Page.setInterceptFileChooserDialog", params: interceptParams{Enabled: false}})
 	if script != "" {
-		calls = append(calls, func() error {
-			return t.s.Call(ctx, "Page.removeScriptToEvaluateOnNewDocument", scriptIdentifier{Identifier: script}, nil)
-		})
+		calls = append(calls, handBackCall{method: "Page.removeScriptToEvaluateOnNewDocument", params: scriptIdentifier{Identifier: script}})
 	}
-	together(calls...)
+	t.b.handBack(t.parent, t.s, t.id, calls)
+}
+
+// handBackCall is one command a hand-back sends.
+type handBackCall struct {
+	method string
+	params any
+}
+
+// handBack sends calls on s, in order, from a goroutine of the Browser's,
+// and returns without waiting for Chrome's answers: a Close must not wait
+// on a tab that answers slowly or not at all. life is the session's: the
+// calls end with it. Each call is bounded by the eval timeout; one that
+// fails is logged and traced (Trace.HandBackFailed), and the rest are
+// still sent. Browser.Close waits for the hand-backs under way; one asked
+// for after it did is not sent.
+func (b *Browser) handBack(life context.Context, s Session, targetID string, calls []handBackCall) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(calls) == 0 || b.handsDone {
+		return
+	}
+	b.hands.Add(1)
+	go func() {
+		defer b.hands.Done()
+		for _, c := range calls {
+			ctx, cancel := context.WithTimeout(life, b.cfg.timeout())
+			err := s.Call(ctx, c.method, c.params, nil)
+			cancel()
+			if err == nil || life.Err() != nil {
+				continue // the session ended: nothing is left to hand back
+			}
+			if log := b.cfg.Logger; log != nil {
+				log.Warn("tabguard: hand-back failed", "target", targetID, "method", c.method, "err", err)
+			}
+			if tr := b.cfg.Trace; tr != nil && tr.HandBackFailed != nil {
+				tr.HandBackFailed(tabtrace.HandBack{TargetID: targetID, Method: c.method, Err: err})
+			}
+		}
+	}()
+}
+
+// undoPolicies undoes the policies a failed start sent, whether or not
+// Chrome confirmed them: a call that did not answer in time may still take
+// effect. The commands go out after the start's, on the same connection.
+func (b *Browser) undoPolicies() {
+	b.handBack(b.life, b.d, "", []handBackCall{
+		{method: "Browser.setDownloadBehavior", params: downloadBehaviorParams{Behavior: "default"}},
+		{method: "Browser.resetPermissions"},
+	})
 }

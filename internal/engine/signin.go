@@ -73,11 +73,11 @@ type signIns struct {
 
 // enableSignIn has Chrome hold the tab's document requests and their
 // challenges for the engine, when the program gives credentials.
-func (t *Tab) enableSignIn(ctx context.Context) error {
+func (t *Tab) enableSignIn(ctx context.Context, s *starter) error {
 	if t.b.cfg.Credentials == nil {
 		return nil
 	}
-	return t.s.Call(ctx, "Fetch.enable", fetchEnableParams{
+	return s.call(ctx, t.s, "Fetch.enable", "Fetch.enable", fetchEnableParams{
 		Patterns:           []fetchPattern{{URLPattern: "*", ResourceType: "Document"}},
 		HandleAuthRequests: true,
 	}, nil)

@@ -6,13 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/tabguard/tabguard/tabstate"
 )
-
-// probeTimeout bounds each CDP call Watch makes to learn the tab's state.
-const probeTimeout = time.Second
 
 // startSeq is the navigation news a fresh Tab has seen: any news applied
 // since it registered is fresher than what its probes learn, as the
@@ -23,22 +19,27 @@ const startSeq = 0
 // errorPagePrefix starts the URL of Chrome's error page.
 const errorPagePrefix = "chrome-error://"
 
-// start learns the tab's state as it is now. It sends its calls all at
-// once: the browser-side ones, which answer whatever the renderer does, and
-// the renderer-side ones, which it waits for only on a committed tab that
-// has not crashed; elsewhere they finish in the background, bounded by
-// probeTimeout, a crash or Close.
+// start learns the tab's state as it is now, within ctx and the eval
+// timeout (startcall.go). It sends its calls all at once: the browser-side
+// ones, which answer whatever the renderer does, and the renderer-side
+// ones, which it waits for only on a committed tab that has not crashed;
+// elsewhere they finish in the background, bounded by the same deadline, a
+// crash or Close. A renderer that does not answer (a busy script) fails
+// nothing: the start then knows less.
 //
 // Inspector.enable makes Chrome report a crash before Watch: it answers it
 // on a crashed target with Inspector.targetCrashed. The target's URL comes
 // from the browser side, which answers even when the renderer does not.
-func (t *Tab) start() error {
-	pctx, cancel := context.WithTimeout(t.life, probeTimeout)
+func (t *Tab) start(ctx context.Context) error {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	defer context.AfterFunc(t.life, stop)() // Close, or the session's end
+	pctx, cancel, s := t.b.cfg.begin(ctx, "watch tab")
 	defer cancel()
 	if p := t.b.cfg.Dialogs; p == tabstate.DialogAccept || p == tabstate.DialogDismiss {
 		t.clearDialog(pctx) // before anything asks the renderer, which an open dialog holds
 	}
-	rctx, rcancel := context.WithTimeout(t.life, probeTimeout)
+	rctx, rcancel := context.WithTimeout(t.life, t.timeout) // outlives the start on a tab in its first load
 	renderer := t.probeRenderer(rctx, rcancel)
 	choosers := t.interceptChoosers()
 	var (
@@ -46,12 +47,14 @@ func (t *Tab) start() error {
 		hist historyResult
 	)
 	errs := together(
-		func() error { return t.s.Call(pctx, "Inspector.enable", nil, nil) },
-		func() error { return t.enableSignIn(pctx) },
-		func() error { return t.overrideCertificates(pctx) },
-		func() error { return t.b.d.Call(pctx, "Target.getTargetInfo", targetParams{TargetID: t.id}, &info) },
+		func() error { return s.call(pctx, t.s, "Inspector.enable", "Inspector.enable", nil, nil) },
+		func() error { return t.enableSignIn(pctx, s) },
+		func() error { return t.overrideCertificates(pctx, s) },
 		func() error {
-			err := t.s.Call(pctx, "Page.getNavigationHistory", nil, &hist)
+			return s.call(pctx, t.b.d, "Target.getTargetInfo", "Target.getTargetInfo", targetParams{TargetID: t.id}, &info)
+		},
+		func() error {
+			err := s.call(pctx, t.s, "Page.getNavigationHistory", "Page.getNavigationHistory", nil, &hist)
 			if t.protocolError(err, notAttached) {
 				hist.CurrentIndex = -1
 				return nil // a tab too new to have history: in its first load
@@ -82,7 +85,10 @@ func (t *Tab) start() error {
 	if committed && !crashed {
 		// Wait for them, so a Navigate right after Watch has its load
 		// errors seen, and an error page or a loaded page is known.
-		<-renderer
+		select {
+		case <-renderer:
+		case <-pctx.Done(): // a busy renderer: the start knows less
+		}
 		select { // and so that no chooser it opens shows
 		case <-choosers:
 		case <-pctx.Done():
@@ -192,6 +198,9 @@ func learnURL(target string, hist historyResult) (url string, committed bool) {
 
 // startError is the error of Watch when a probe failed.
 func (t *Tab) startError(what string, err error) error {
+	if te, ok := startTimeout(err); ok {
+		return te
+	}
 	if errors.Is(err, context.Canceled) && t.parent.Err() != nil {
 		return &tabstate.BlockedError{Reason: tabstate.ErrTabClosed} // the session's life ended: it detached
 	}

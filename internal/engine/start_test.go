@@ -3,6 +3,8 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -10,6 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard/internal/engine"
 	"github.com/tabguard/tabguard/internal/enginetest"
+	"github.com/tabguard/tabguard/tabstate"
+	"github.com/tabguard/tabguard/tabtrace"
 )
 
 // TestWatchAsFirstDocumentCommits holds that a tab watched while its first
@@ -44,14 +48,21 @@ func TestWatchAsFirstDocumentCommits(t *testing.T) {
 	assert.Equal(t, pageURL, s.URL)
 }
 
-// TestStartBoundsEachCall holds that Start bounds each of its calls, not
-// all of them together: a loaded browser that takes 400 ms to answer each
-// of Start's calls (1.6 s in all, over four rounds) still starts, and one
-// that stops answering fails Start.
-func TestStartBoundsEachCall(t *testing.T) {
+// TestStartBoundedByCaller holds that Start bounds its calls by the
+// caller's context and the eval timeout, never by a second of its own: a
+// loaded browser that takes 400 ms to answer each of Start's calls still
+// starts, in two rounds (the target events, then the list and every policy
+// together); one that does not answer a call fails Start with a
+// TimeoutError that names the call, and undoes the policies it sent.
+func TestStartBoundedByCaller(t *testing.T) {
+	var inFlight, most atomic.Int32
 	slow := func(result any) enginetest.Handler {
 		return func(string, json.RawMessage) enginetest.Reply {
+			n := inFlight.Add(1)
+			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+			}
 			time.Sleep(400 * time.Millisecond)
+			inFlight.Add(-1)
 			return enginetest.Reply{Result: result}
 		}
 	}
@@ -61,18 +72,108 @@ func TestStartBoundsEachCall(t *testing.T) {
 		f.Handle(m, slow(struct{}{}))
 	}
 	f.Handle("Target.getTargets", slow(map[string]any{"targetInfos": []any{}}))
-	b := engine.NewBrowser(f.Driver(), engine.Config{DiscoverTargets: true})
+	b := engine.NewBrowser(f.Driver(), engine.Config{DiscoverTargets: true,
+		Permissions: []tabstate.PermissionGrant{{Origin: "http://127.0.0.1:1", Permissions: []string{"geolocation"}}}})
 	f.Attach(b)
 	t.Cleanup(b.Close)
 	require.NoError(t, b.Start(deadline(t)))
+	sent := len(f.Calls())
+	assert.Equal(t, int32(sent-1), most.Load(), "all but the target events go out together")
 
-	f = enginetest.New(enginetest.EventsFirst)
+	tests := []struct {
+		name  string
+		hang  func(method string, params json.RawMessage) bool
+		cause tabstate.TimeoutCause
+		doing string
+	}{
+		{"one call unanswered", func(m string, p json.RawMessage) bool {
+			return m == "Browser.setPermission" && strings.Contains(string(p), `"storage-access"`)
+		}, tabstate.TimeoutUnknown, "Browser.setPermission storage-access did not answer, though the browser answered"},
+		{"nothing answered", func(string, json.RawMessage) bool { return true },
+			tabstate.TimeoutSilent, "did not answer, nor did any other call of the start"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := enginetest.New(enginetest.EventsFirst)
+			t.Cleanup(f.Close)
+			for _, m := range []string{"Target.getTargets", "Browser.setDownloadBehavior", "Browser.setPermission"} {
+				f.Handle(m, func(_ string, p json.RawMessage) enginetest.Reply {
+					if tt.hang(m, p) {
+						return enginetest.Reply{Hang: true}
+					}
+					return enginetest.Reply{Result: map[string]any{"targetInfos": []any{}}}
+				})
+			}
+			b := engine.NewBrowser(f.Driver(), engine.Config{EvalTimeout: 300 * time.Millisecond})
+			f.Attach(b)
+			err := b.Start(deadline(t))
+			b.Close() // waits for the undo
+			var te *tabstate.TimeoutError
+			require.ErrorAs(t, err, &te)
+			assert.ErrorIs(t, err, tabstate.ErrEvalTimeout)
+			assert.Equal(t, "watch browser", te.Op)
+			assert.Equal(t, tt.cause, te.Cause)
+			assert.Contains(t, te.Doing, tt.doing)
+			assert.Contains(t, te.Advice, "Options.EvalTimeout")
+			assert.Equal(t, 1, f.Count("Browser.resetPermissions"), "the permissions sent are undone")
+			var undone bool
+			for _, c := range f.Calls() {
+				undone = undone || c.Method == "Browser.setDownloadBehavior" && strings.Contains(string(c.Params), `"default"`)
+			}
+			assert.True(t, undone, "the download policy sent is undone")
+		})
+	}
+}
+
+// TestStartEndsWithCaller holds that the caller's context bounds Start
+// below the eval timeout: its deadline gives the start's TimeoutError,
+// with the limit the caller gave.
+func TestStartEndsWithCaller(t *testing.T) {
+	f := enginetest.New(enginetest.EventsFirst)
 	t.Cleanup(f.Close)
 	f.Handle("Target.getTargets", func(string, json.RawMessage) enginetest.Reply { return enginetest.Reply{Hang: true} })
-	b = engine.NewBrowser(f.Driver(), engine.Config{})
+	b := engine.NewBrowser(f.Driver(), engine.Config{EvalTimeout: time.Hour})
 	f.Attach(b)
 	t.Cleanup(b.Close)
-	assert.ErrorIs(t, b.Start(deadline(t)), context.DeadlineExceeded)
+	ctx, cancel := context.WithTimeout(deadline(t), 200*time.Millisecond)
+	defer cancel()
+	err := b.Start(ctx)
+	var te *tabstate.TimeoutError
+	require.ErrorAs(t, err, &te)
+	assert.LessOrEqual(t, te.Limit, 200*time.Millisecond)
+	assert.Contains(t, te.Doing, "Target.getTargets did not answer")
+}
+
+// TestCloseDoesNotWaitForHandBack holds that a Tab's Close returns while
+// Chrome has not answered the hand-back, which goes on in the background:
+// the commands are sent in order, and a failed one is traced.
+func TestCloseDoesNotWaitForHandBack(t *testing.T) {
+	failed := make(chan tabtrace.HandBack, 4)
+	fx := setup(t, enginetest.EventsFirst, engine.Config{Trace: &tabtrace.Trace{
+		HandBackFailed: func(h tabtrace.HandBack) { failed <- h }}})
+	release := make(chan struct{})
+	fx.f.Handle("Page.setInterceptFileChooserDialog", func(_ string, p json.RawMessage) enginetest.Reply {
+		if strings.Contains(string(p), "false") {
+			<-release
+			return enginetest.Reply{Err: &enginetest.ProtocolError{Code: -32000, Message: "Not attached to an active page"}}
+		}
+		return enginetest.Reply{Result: struct{}{}}
+	})
+	fx.tab.Close() // returns with the hand-back unanswered
+	close(release)
+	fx.b.Close() // waits for it
+	var methods []string
+	for _, c := range fx.f.Calls() {
+		if c.Method == "Page.setInterceptFileChooserDialog" || c.Method == "Page.removeScriptToEvaluateOnNewDocument" {
+			methods = append(methods, c.Method)
+		}
+	}
+	assert.Equal(t, []string{"Page.setInterceptFileChooserDialog", "Page.setInterceptFileChooserDialog",
+		"Page.removeScriptToEvaluateOnNewDocument"}, methods, "sent in order, the rest after a failure")
+	require.Len(t, failed, 1)
+	h := <-failed
+	assert.Equal(t, "Page.setInterceptFileChooserDialog", h.Method)
+	assert.Equal(t, target, h.TargetID)
 }
 
 // TestStartReportsNoTabOpenAlready holds that a tab open before the

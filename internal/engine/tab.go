@@ -104,7 +104,11 @@ func (b *Browser) Watch(h TabHandle) (*Tab, error) {
 			return nil, fmt.Errorf("watch tab: %w", err)
 		}
 	}
-	if err := t.start(); err != nil {
+	start := h.Start
+	if start == nil {
+		start = life
+	}
+	if err := t.start(start); err != nil {
 		t.Close()
 		return nil, err
 	}

@@ -135,6 +135,10 @@ func Messages(t testing.TB) []Call {
 		CertificateErrors: true})
 	check("watch another", err)
 	tab2.Close()
+	// Close sends the hand-back and does not wait for Chrome's answers.
+	for f.Count("Page.removeScriptToEvaluateOnNewDocument") == 0 && ctx.Err() == nil {
+		time.Sleep(time.Millisecond)
+	}
 	check("close tab", tab.CloseTab(ctx))
 	_, err = engine.Open(ctx, b, "", func(ctx context.Context, id string) (struct{}, *engine.Tab, error) {
 		return struct{}{}, nil, nil
