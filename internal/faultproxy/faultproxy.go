@@ -26,6 +26,13 @@ type Proxy struct {
 	reapIdle atomic.Int64 // a time.Duration; see ReapIdle
 	// Queue holds every connection without ever reaching the browser.
 	Queue bool
+	// Delay, set in Start's configure func, is a one-way latency added to
+	// each direction, as a distant browser's link adds it: each chunk read
+	// is written delay after it was read, in order, while later chunks are
+	// read meanwhile, so a connection pipelines as a real link does and a
+	// round trip costs 2*Delay. The TCP handshake, answered here, costs
+	// nothing; a WebSocket upgrade costs a round trip.
+	Delay time.Duration
 
 	mu    sync.Mutex
 	conns []*proxyConn
@@ -105,8 +112,8 @@ func (p *Proxy) serve(client net.Conn) {
 	go func() { defer close(reaped); pc.reap(&p.reapIdle) }()
 	var pipes sync.WaitGroup
 	pipes.Add(2)
-	go func() { defer pipes.Done(); pc.pipe(server, client, true) }()
-	go func() { defer pipes.Done(); pc.pipe(client, server, false) }()
+	go func() { defer pipes.Done(); pc.pipe(server, client, true, p.Delay) }()
+	go func() { defer pipes.Done(); pc.pipe(client, server, false, p.Delay) }()
 	pipes.Wait()
 	close(pc.done)
 	<-reaped
@@ -121,11 +128,17 @@ func (p *Proxy) ReapIdle(idle time.Duration) {
 	p.reapIdle.Store(int64(idle))
 }
 
-// pipe copies src to dst until either ends; once stalled it holds what it
-// read, keeping both sockets open.
-func (pc *proxyConn) pipe(dst, src net.Conn, fromClient bool) {
+// pipe copies src to dst, each chunk delay after it was read, until either
+// ends; once stalled it holds what it read, keeping both sockets open.
+func (pc *proxyConn) pipe(dst, src net.Conn, fromClient bool, delay time.Duration) {
 	defer dst.Close()
 	defer src.Close()
+	write := dst.Write
+	if delay > 0 {
+		l := startLink(dst, src, delay)
+		defer l.close() // deliver what is under way before dst closes
+		write = l.write
+	}
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := src.Read(buf)
@@ -139,7 +152,7 @@ func (pc *proxyConn) pipe(dst, src net.Conn, fromClient bool) {
 				return
 			default:
 			}
-			if _, err := dst.Write(buf[:n]); err != nil {
+			if _, err := write(buf[:n]); err != nil {
 				return
 			}
 		}
