@@ -245,8 +245,10 @@ func (w *Watcher) Blocked(ctx context.Context) error { return w.t.Blocked(ctx) }
 // [ErrWatcherClosed], and waits for the watcher's goroutines to return. It
 // leaves the tab itself alone, and hands back what the watcher set on it:
 // requests it held go on, file choosers open as Chrome opens them, and
-// documents loaded after it have their own print. Calling Close again does
-// nothing.
+// documents loaded after it have their own print. It does not wait for Chrome's answers to
+// what it hands back: the BrowserWatcher's Close (which the Close of a
+// Watcher from [Watch] makes) waits for them, each within
+// Options.EvalTimeout. Calling Close again does nothing.
 func (w *Watcher) Close() error {
 	w.t.Close()
 	if w.owned {

@@ -84,7 +84,7 @@ func (bw *BrowserWatcher) Watch(ctx context.Context) (*Watcher, error) {
 	if err := open(ctx); err != nil {
 		return nil, err
 	}
-	return bw.watch(ctx, false)
+	return bw.watch(ctx, ctx, false)
 }
 
 // Close stops following the browser, closes every Watcher it handed out

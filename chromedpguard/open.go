@@ -58,7 +58,7 @@ func (bw *BrowserWatcher) attach(ctx context.Context, id target.ID) (*Watcher, e
 		<-done
 		return nil, fmt.Errorf("attach to tab %s: %w", id, ctx.Err())
 	}
-	w, err := bw.watch(tctx, false)
+	w, err := bw.watch(tctx, ctx, false)
 	if err != nil {
 		release()
 		return nil, err

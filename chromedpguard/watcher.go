@@ -157,7 +157,7 @@ func Watch(ctx context.Context, opts *Options) (*Watcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := bw.watch(ctx, true)
+	w, err := bw.watch(ctx, ctx, true)
 	if err != nil {
 		_ = bw.Close()
 		return nil, err
@@ -200,8 +200,10 @@ func (w *Watcher) Blocked(ctx context.Context) error { return w.t.Blocked(ctx) }
 // leaves the tab itself alone: cancel its chromedp context, or call
 // [Watcher.CloseTab], to close it. It hands back what the watcher set on
 // the tab: requests it held go on, file choosers open as Chrome opens
-// them, and documents loaded after it have their own print. Calling Close
-// again does nothing.
+// them, and documents loaded after it have their own print. It does not wait for Chrome's answers to
+// what it hands back: the BrowserWatcher's Close (which the Close of a
+// Watcher from [Watch] makes) waits for them, each within
+// Options.EvalTimeout. Calling Close again does nothing.
 func (w *Watcher) Close() error {
 	w.t.Close()
 	if w.release != nil {
@@ -213,9 +215,10 @@ func (w *Watcher) Close() error {
 	return nil
 }
 
-// watch makes a Watcher of the tab of ctx, which is open, fed by bw; owned
-// says bw is its own.
-func (bw *BrowserWatcher) watch(ctx context.Context, owned bool) (*Watcher, error) {
+// watch makes a Watcher of the tab of ctx, which is open, fed by bw,
+// learning its state within start and Options.EvalTimeout; owned says bw
+// is its own.
+func (bw *BrowserWatcher) watch(ctx, start context.Context, owned bool) (*Watcher, error) {
 	if chromedp.FromContext(ctx).Browser != bw.browser {
 		return nil, fmt.Errorf("%w: a tab of another browser: watch it with that browser's BrowserWatcher", ErrInvalidArgument)
 	}

@@ -12,8 +12,8 @@ import (
 // file choosers would open to nobody. Disabling Fetch lets requests held
 // at that moment go on. The script that replaces print is removed: the
 // documents the tab loads next have their own print again. It sends
-// nothing when the tab or the browser is gone, and waits for no answer
-// (handBack).
+// nothing when the tab or the browser is gone, nothing to the page of a
+// crashed tab, and waits for no answer (handBack).
 func (t *Tab) release() {
 	t.mu.Lock()
 	s, script := t.tab.State(), t.printScript
@@ -27,6 +27,12 @@ func (t *Tab) release() {
 	}
 	if len(t.b.cfg.InsecureHosts) > 0 {
 		calls = append(calls, handBackCall{method: "Security.setOverrideCertificateErrors", params: overrideParams{Override: false}})
+	}
+	if s.Crashed {
+		// Chrome holds Page commands while the renderer is gone, and
+		// would hold a BrowserWatcher's Close with them.
+		t.b.handBack(t.parent, t.s, t.id, calls)
+		return
 	}
 	calls = append(calls, handBackCall{method: "Page.setInterceptFileChooserDialog", params: interceptParams{Enabled: false}})
 	if script != "" {
@@ -61,8 +67,8 @@ func (b *Browser) handBack(life context.Context, s Session, targetID string, cal
 			ctx, cancel := context.WithTimeout(life, b.cfg.timeout())
 			err := s.Call(ctx, c.method, c.params, nil)
 			cancel()
-			if err == nil || life.Err() != nil {
-				continue // the session ended: nothing is left to hand back
+			if err == nil || life.Err() != nil || b.classify(err).Kind == Detached {
+				continue // the session ended: what it held went with it
 			}
 			if log := b.cfg.Logger; log != nil {
 				log.Warn("tabguard: hand-back failed", "target", targetID, "method", c.method, "err", err)

@@ -208,3 +208,27 @@ func TestStartReportsNoTabOpenAlready(t *testing.T) {
 		})
 	}
 }
+
+// TestWatchTimeoutNamesTheCall holds that a Watch whose start cannot
+// finish names the call that did not answer, within the handle's Start
+// context and the eval timeout.
+func TestWatchTimeoutNamesTheCall(t *testing.T) {
+	f := enginetest.New(enginetest.EventsFirst)
+	t.Cleanup(f.Close)
+	answer(f, "Target.getTargets", map[string]any{"targetInfos": []any{}})
+	answer(f, "Target.getTargetInfo", map[string]any{"targetInfo": map[string]any{"targetId": target, "type": "page", "url": pageURL}})
+	f.Handle("Page.getNavigationHistory", func(string, json.RawMessage) enginetest.Reply { return enginetest.Reply{Hang: true} })
+	f.Handle("Runtime.evaluate", evaluate(nil))
+	b := engine.NewBrowser(f.Driver(), engine.Config{EvalTimeout: time.Hour})
+	f.Attach(b)
+	t.Cleanup(b.Close)
+	require.NoError(t, b.Start(deadline(t)))
+	start, cancel := context.WithTimeout(deadline(t), 200*time.Millisecond)
+	defer cancel()
+	_, err := b.Watch(engine.TabHandle{Session: f.Session(sess), TargetID: target, SessionID: sess,
+		Life: context.Background(), Start: start})
+	var te *tabstate.TimeoutError
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, "watch tab", te.Op)
+	assert.Contains(t, te.Doing, "Page.getNavigationHistory did not answer, though the browser answered")
+}

@@ -20,6 +20,7 @@ pkg: github.com/tabguard/tabguard
 BenchmarkFrameEval/frame=in-process-2         	    2000	   1839574 ns/op	         1.021 p50-ratio	         1.000 tabguard-requests
 BenchmarkFrameEval/frame=out-of-process-2     	    2000	   1847832 ns/op	         1.062 p50-ratio	         2.000 tabguard-requests
 BenchmarkFrameCrash-2                         	      20	 241421155 ns/op	         0.1438 last-p95-ms	         1.000 main-errors
+BenchmarkStartLatency-2   	       1	32599602517 ns/op	         0 failed-starts-500ms	         2.039 watchbrowser-max-rtt	         1.039 watch-max-rtt	         1.250 firsteval-max-rtt	         2.004 watchbrowser-500ms-rtt	         0.9990 watchbrowser/rodconnect-500ms
 `
 
 func TestParse(t *testing.T) {
@@ -77,6 +78,10 @@ func TestCheck(t *testing.T) {
 		{frameOut + " tabguard-requests", false, "2.000"},
 		{frameCrash + " last-p95-ms", true, "0.14 ms"},
 		{frameCrash + " main-errors", false, "1"},
+		{startLatency + " watchbrowser-max-rtt", true, "2.039 RTT"},
+		{startLatency + " watch-max-rtt", true, "1.039 RTT"},
+		{startLatency + " firsteval-max-rtt", false, "1.250 RTT"},
+		{startLatency + " failed-starts-500ms", true, "0"},
 	}
 	for _, tt := range tests {
 		v, ok := got[tt.key]
@@ -115,6 +120,26 @@ func TestCheckBinaryGrowth(t *testing.T) {
 		}
 		if !found {
 			t.Fatal("no goal for the binary growth")
+		}
+	}
+}
+
+// The start's grid has a row per delay, each figure in its column, and
+// "no result" where the run reported none.
+func TestRenderGrid(t *testing.T) {
+	res, err := parse(strings.NewReader(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := render(nil, res, check(res), sample)
+	for _, want := range []string{
+		"| one-way delay | WatchBrowser | bw.Watch |",
+		"| 500 ms | 2.004 RTT | no result |",
+		"| 0.999 | 0 |\n",
+		"| 50 ms | no result |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("render() has no %q", want)
 		}
 	}
 }

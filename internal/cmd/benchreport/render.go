@@ -106,11 +106,10 @@ func render(m machineInfo, res *results, vs []verdict, raw string) string {
 	for i, s := range sections {
 		fmt.Fprintf(&b, "\n## %d. %s\n\n%s\n\n| figure | value |\n|---|---|\n", i+1, s.title, s.how)
 		for _, r := range s.rows {
-			val := "no result"
-			if v, ok := res.get(r.bench, r.unit); ok {
-				val = fmt.Sprintf(r.format, v)
-			}
-			fmt.Fprintf(&b, "| %s | %s |\n", r.label, val)
+			fmt.Fprintf(&b, "| %s | %s |\n", r.label, value(res, r.bench, r.unit, r.format))
+		}
+		if s.grid != nil {
+			renderGrid(&b, res, s.grid)
 		}
 		if s.note != nil {
 			if n := s.note(res); n != "" {
@@ -120,4 +119,28 @@ func render(m machineInfo, res *results, vs []verdict, raw string) string {
 	}
 	b.WriteString("\n## Raw output\n\n```\n" + strings.TrimRight(raw, "\n") + "\n```\n")
 	return b.String()
+}
+
+// renderGrid writes g as a table of its own, a row per setting.
+func renderGrid(b *strings.Builder, res *results, g *grid) {
+	fmt.Fprintf(b, "\n| %s |", g.corner)
+	for _, c := range g.cols {
+		fmt.Fprintf(b, " %s |", c.label)
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---|", len(g.cols)) + "\n")
+	for _, k := range g.keys {
+		fmt.Fprintf(b, "| %s |", k[1])
+		for _, c := range g.cols {
+			fmt.Fprintf(b, " %s |", value(res, c.bench, fmt.Sprintf(c.unit, k[0]), c.format))
+		}
+		b.WriteString("\n")
+	}
+}
+
+// value is a figure as format writes it, or "no result".
+func value(res *results, bench, unit, format string) string {
+	if v, ok := res.get(bench, unit); ok {
+		return fmt.Sprintf(format, v)
+	}
+	return "no result"
 }

@@ -1,5 +1,7 @@
 package main
 
+import "slices"
+
 // row is one figure of a section: a metric of a benchmark.
 type row struct {
 	label, bench, unit, format string
@@ -17,8 +19,23 @@ type goal struct {
 type section struct {
 	title, how string
 	rows       []row
+	grid       *grid // figures measured alike at several settings, may be nil
 	goals      []goal
 	note       func(*results) string // extra reading of the figures, may be nil
+}
+
+// grid is a table with a row per setting (a delay) and a column per
+// figure: a figure's unit is its column's unit with the setting's key in
+// place of %s.
+type grid struct {
+	corner string      // the heading of the settings' column
+	keys   [][2]string // each setting's key in the units, and its label
+	cols   []gridCol
+}
+
+// gridCol is one figure of a grid, at every setting.
+type gridCol struct {
+	label, bench, unit, format string
 }
 
 const (
@@ -43,7 +60,8 @@ const (
 	otelEval       = "BenchmarkOtelEval"
 )
 
-// sections are the report's, in order; the frames' are in sections_frames.go.
+// sections are the report's, in order; the frames', the prompts' and the
+// start's are in sections_*.go.
 var sections = append([]section{{
 	title: "Many watched tabs",
 	how: "One browser connection with 1, 50 and 200 tabs open. One tab is busy: a burst of 400 fetches, with " +
@@ -378,4 +396,4 @@ var sections = append([]section{{
 	goals: []goal{
 		{"otelguard: traced eval's median at most 1.10x page.Eval's", otelEval, "otel-p50-ratio", "%.3f", true, 1.10},
 	},
-}}, append(frameSections, promptSections...)...)
+}}, slices.Concat(frameSections, promptSections, startSections)...)
