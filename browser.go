@@ -85,10 +85,7 @@ func WatchBrowser(b *rod.Browser, opts *Options) (*BrowserWatcher, error) {
 // The caller should call the Watcher's Close when done with the tab;
 // closing bw closes it too.
 func (bw *BrowserWatcher) Watch(page *rod.Page) (*Watcher, error) {
-	if err := checkPage(page); err != nil {
-		return nil, err
-	}
-	return bw.watch(page.GetContext(), page, false)
+	return bw.watch(context.Background(), page, false)
 }
 
 // Close stops following the browser, closes every Watcher it handed out

@@ -166,9 +166,9 @@ type Watcher struct {
 // URL from the browser side, which answers even when the renderer does not.
 // It returns within a few milliseconds on a healthy tab; on a tab whose
 // renderer is busy (a runaway script, an open dialog) it gives up asking
-// the renderer at Options.EvalTimeout, which bounds the whole start, with
-// the page's own context: a browser that does not answer by then gives a
-// [*TimeoutError] that names the call it did not answer. A JavaScript dialog that opened before
+// the renderer at Options.EvalTimeout, which bounds the whole start: a
+// browser that does not answer by then gives a [*TimeoutError] that names
+// the call it did not answer. A JavaScript dialog that opened before
 // Watch cannot be learned under DialogRefuse (Chrome replays no event for
 // it), so evals then time out as on a busy page; under DialogAccept or
 // DialogDismiss, Watch handles it.
@@ -186,7 +186,7 @@ func Watch(page *rod.Page, opts *Options) (*Watcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := bw.watch(page.GetContext(), page, true)
+	w, err := bw.watch(context.Background(), page, true)
 	if err != nil {
 		_ = bw.Close()
 		return nil, err
@@ -204,8 +204,9 @@ func checkPage(page *rod.Page) error {
 	return nil
 }
 
-// watch makes a Watcher of page fed by bw, learning its state within ctx
-// and Options.EvalTimeout; owned says bw is its own.
+// watch makes a Watcher of page fed by bw, learning its state within
+// Options.EvalTimeout and ctx, the caller's (a page's own deadline bounds
+// nothing: see Watch); owned says bw is its own.
 func (bw *BrowserWatcher) watch(ctx context.Context, page *rod.Page, owned bool) (*Watcher, error) {
 	if err := checkPage(page); err != nil {
 		return nil, err

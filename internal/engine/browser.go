@@ -23,7 +23,12 @@ type Browser struct {
 	life   context.Context // ends with Close: the heartbeat, the calls of its own
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
-	hands  sync.WaitGroup // the hand-backs under way (release.go)
+	// The hand-backs under way (release.go): hands counts their
+	// goroutines, handing those not yet in the driver's hands; handsOver
+	// ends with Close, and ends them.
+	hands, handing sync.WaitGroup
+	handsOver      context.Context
+	endHands       context.CancelFunc
 
 	chMu     sync.Mutex // serialises notify with the close of the sink
 	chClosed bool
@@ -39,7 +44,7 @@ type Browser struct {
 	// lastCreated is the page target created last, to tell a discard.
 	lastCreated newTarget
 	closed      bool
-	handsDone   bool // Close waits for the hand-backs: no more are sent
+	handsDone   bool // Close ends the hand-backs: no more are sent
 	gone        bool
 	reason      string // why the connection was lost: the first reason seen
 	// provisional says reason is lostConnection, for a loss no error
@@ -61,8 +66,9 @@ type Browser struct {
 // Browser, and then calls Start.
 func NewBrowser(d Driver, cfg Config) *Browser {
 	life, cancel := context.WithCancel(context.Background())
+	handsOver, endHands := context.WithCancel(context.Background())
 	b := &Browser{
-		d: d, cfg: cfg, life: life, cancel: cancel,
+		d: d, cfg: cfg, life: life, cancel: cancel, handsOver: handsOver, endHands: endHands,
 		sessions: map[string]*Tab{},
 		targets:  map[string]*target{},
 	}
@@ -146,8 +152,7 @@ func (b *Browser) startFailed(what string, err error, sent bool) error {
 // still pushes are ignored.
 func (b *Browser) Close() {
 	closeAll(b.mark(&b.closed))
-	b.mark(&b.handsDone)
-	b.hands.Wait()
+	b.endHandBacks()
 	b.cancel()
 	b.wg.Wait()
 	b.closeChanges()

@@ -47,28 +47,33 @@ type handBackCall struct {
 	params any
 }
 
-// handBack sends calls on s, in order, from a goroutine of the Browser's,
-// and returns without waiting for Chrome's answers: a Close must not wait
-// on a tab that answers slowly or not at all. life is the session's: the
-// calls end with it. Each call is bounded by the eval timeout; one that
-// fails is logged and traced (Trace.HandBackFailed), and the rest are
-// still sent. Browser.Close waits for the hand-backs under way; one asked
-// for after it did is not sent.
+// handBack sends calls on s, all at once, from goroutines of the
+// Browser's, and returns without waiting for Chrome's answers: a Close
+// must not wait on a tab whose renderer is busy, hung or gone, which holds
+// Page commands. Each call ends with life (the session's), the eval
+// timeout or Browser.Close; one that fails otherwise is logged and traced
+// (Trace.HandBackFailed). Browser.Close waits until each call is in the
+// driver's hands, then ends those Chrome has not answered: the commands
+// are out, and Chrome acts on them whether or not anyone awaits the
+// answers. A hand-back asked for after Browser.Close began is not sent.
 func (b *Browser) handBack(life context.Context, s Session, targetID string, calls []handBackCall) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if len(calls) == 0 || b.handsDone {
 		return
 	}
-	b.hands.Add(1)
-	go func() {
-		defer b.hands.Done()
-		for _, c := range calls {
+	for _, c := range calls {
+		b.hands.Add(1)
+		b.handing.Add(1)
+		go func() {
+			defer b.hands.Done()
 			ctx, cancel := context.WithTimeout(life, b.cfg.timeout())
+			defer cancel()
+			defer context.AfterFunc(b.handsOver, cancel)()
+			b.handing.Done()
 			err := s.Call(ctx, c.method, c.params, nil)
-			cancel()
-			if err == nil || life.Err() != nil || b.classify(err).Kind == Detached {
-				continue // the session ended: what it held went with it
+			if err == nil || life.Err() != nil || b.handsOver.Err() != nil || b.classify(err).Kind == Detached {
+				return // answered, or the session or the watcher ended: nothing to tell
 			}
 			if log := b.cfg.Logger; log != nil {
 				log.Warn("tabguard: hand-back failed", "target", targetID, "method", c.method, "err", err)
@@ -76,8 +81,17 @@ func (b *Browser) handBack(life context.Context, s Session, targetID string, cal
 			if tr := b.cfg.Trace; tr != nil && tr.HandBackFailed != nil {
 				tr.HandBackFailed(tabtrace.HandBack{TargetID: targetID, Method: c.method, Err: err})
 			}
-		}
-	}()
+		}()
+	}
+}
+
+// endHandBacks ends the hand-backs under way once each call is in the
+// driver's hands, and waits for their goroutines; none is sent after it.
+func (b *Browser) endHandBacks() {
+	b.mark(&b.handsDone)
+	b.handing.Wait()
+	b.endHands()
+	b.hands.Wait()
 }
 
 // undoPolicies undoes the policies a failed start sent, whether or not
