@@ -68,6 +68,6 @@ func startNote(res *results) string {
 		}
 		own += v
 	}
-	return fmt.Sprintf("At 500 ms one way, the library's start (WatchBrowser, bw.Watch, the first Eval) took %.2f RTT "+
-		"in all, on top of rod's own connect, open and eval, which took %.2f RTT.", lib, own)
+	return fmt.Sprintf("At 500 ms one way, the library's steps of a start (WatchBrowser, bw.Watch, the first Eval) "+
+		"took %.2f RTT in all; rod's own connect, open and eval took %.2f RTT.", lib, own)
 }
