@@ -14,13 +14,17 @@ NOROD := chromedpguard chromedp015guard otelguard examples/chromedp
 # its go.mod requires, to v0.15: these go.mod files of its own pin two more,
 # which its tests run on too (go test -modfile).
 CHROMEDP015 := go.chromedp-v0.13.6.mod go.chromedp-v0.15.1.mod
+# The root module builds against every rod release from v0.114.1, which its
+# go.mod requires so that a program pinning it keeps it, to v0.116.2: this
+# go.mod file of its own pins the newest, which its tests run on too.
+ROD := go.rod-v0.116.2.mod
 # Packages whose exported API api/<package name>.txt records: make lint
 # fails when a recorded name is gone or has changed.
 API := . tabstate tabtrace chromedpguard chromedp015guard otelguard
 # staticcheck at a pinned version, built from the Go module proxy.
 STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test test-root test-soak $(MODULES:%=test-in/%) $(CHROMEDP015:%=test-chromedp015/%) demo browser lint api bench bench-smoke fuzz release
+.PHONY: test test-root test-soak $(MODULES:%=test-in/%) $(CHROMEDP015:%=test-chromedp015/%) $(ROD:%=test-rod/%) demo browser lint api bench bench-smoke fuzz release
 
 # browser finds or installs (as root, with apt-get) Chromium and Xvfb, the
 # virtual display of the headed tests.
@@ -32,6 +36,7 @@ lint:
 	$(GO) vet ./...
 	@for m in $(MODULES); do (cd $$m && echo "go vet in $$m" && $(GO) vet ./...) || exit 1; done
 	@for f in $(CHROMEDP015); do (cd chromedp015guard && echo "go vet in chromedp015guard with $$f" && $(GO) vet -modfile=$$f ./...) || exit 1; done
+	@for f in $(ROD); do echo "go vet with $$f" && $(GO) vet -modfile=$$f ./... || exit 1; done
 	@for m in $(NOROD); do if (cd $$m && $(GO) list -deps ./... | grep -q '^github.com/go-rod/'); then \
 		echo "$$m links go-rod: code for chromedp users must not"; exit 1; fi; done
 	$(STATICCHECK) ./...
@@ -50,7 +55,7 @@ api:
 # job drives Chromium, and on a 2-core machine three jobs drove the load
 # average to 25, where Chrome took over 5 s to load a small page.
 TESTJOBS ?= 2
-TESTS := test-root test-in/chromedpguard lint test-soak $(patsubst %,test-in/%,$(filter-out chromedpguard,$(MODULES))) \
+TESTS := test-root test-in/chromedpguard lint test-soak $(ROD:%=test-rod/%) $(patsubst %,test-in/%,$(filter-out chromedpguard,$(MODULES))) \
 	$(CHROMEDP015:%=test-chromedp015/%)
 
 test: browser
@@ -73,6 +78,12 @@ $(MODULES:%=test-in/%): test-in/%:
 # its go.mod file F pins.
 $(CHROMEDP015:%=test-chromedp015/%): test-chromedp015/%:
 	cd chromedp015guard && $(GO) test -race -count=1 -timeout 5m -modfile=$* ./...
+
+# test-rod/F runs the root package's tests but the soak on the rod release
+# its go.mod file F pins: the root package alone, which holds the rod
+# adapter, to keep make test's time down.
+$(ROD:%=test-rod/%): test-rod/%:
+	$(GO) test -race -count=1 -timeout 10m -modfile=$* -skip '^TestSoak$$' .
 
 demo: browser
 	$(GO) run ./examples/demo

@@ -38,7 +38,7 @@ func TestWatcherEvalHealthy(t *testing.T) {
 	assert.Equal(t, "2x", res.Value.Str())
 
 	_, err = w.Eval(ctx, `() => { throw new Error("boom") }`)
-	var evalErr *rod.EvalError
+	var evalErr *tabguard.EvalError
 	require.ErrorAs(t, err, &evalErr)
 	assert.Contains(t, err.Error(), "boom")
 }
@@ -71,7 +71,7 @@ func TestWatcherEvalPromises(t *testing.T) {
 		assert.Equal(t, tt.want, res.Value.Val(), tt.name)
 	}
 	_, err := w.Eval(ctx, `() => Promise.reject(new Error("nope"))`)
-	var evalErr *rod.EvalError
+	var evalErr *tabguard.EvalError
 	require.ErrorAs(t, err, &evalErr)
 	assert.Contains(t, err.Error(), "nope")
 

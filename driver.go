@@ -50,9 +50,8 @@ func (d *driver) Classify(err error) engine.Failure {
 	if errors.As(err, &ce) {
 		return engine.Failure{Kind: engine.Protocol, Code: int64(ce.Code), Message: ce.Message}
 	}
-	var ee *rod.EvalError
-	if errors.As(err, &ee) && ee.RuntimeExceptionDetails != nil {
-		return engine.Failure{Kind: engine.Exception, Message: exceptionText(ee.Text, ee.Exception)}
+	if d := exceptionDetails(err); d != nil {
+		return engine.Failure{Kind: engine.Exception, Message: exceptionText(d.Text, d.Exception)}
 	}
 	if reason, lost := cdpws.LostReason(err); lost {
 		return engine.Failure{Kind: engine.Lost, Reason: reason}
@@ -123,14 +122,14 @@ func targetInfo(i *proto.TargetTargetInfo) engine.TargetInfo {
 		Attached: i.Attached, OpenerID: string(i.OpenerID)}
 }
 
-// exception is a JavaScript exception in a script the engine ran, as rod
-// reports one.
+// exception is a JavaScript exception in a script the engine ran, as
+// Watcher.Eval reports one.
 func exception(details json.RawMessage) error {
 	var d proto.RuntimeExceptionDetails
 	if err := json.Unmarshal(details, &d); err != nil {
 		return errors.New("script threw: " + string(details))
 	}
-	return &rod.EvalError{RuntimeExceptionDetails: &d}
+	return &EvalError{RuntimeExceptionDetails: &d}
 }
 
 // exceptionText is an exception's text and, when Chrome describes the

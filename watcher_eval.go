@@ -26,7 +26,9 @@ import (
 // the browser does, and ctx.Err() when ctx is done. A timeout says whether
 // the tab was still loading, busy running script, or answering while the
 // eval's promise never settled (see Options.TerminateOnTimeout). A
-// JavaScript exception comes back as a [*rod.EvalError].
+// JavaScript exception comes back as an [*EvalError], which errors.As also
+// reads into rod's own exception error (*rod.EvalError, *rod.ErrEval before
+// rod v0.114.8), as a program written for rod's Page.Eval does.
 //
 // Args are sent as JSON, except a [*proto.RuntimeRemoteObject], which is
 // passed by reference. Eval calls Runtime.evaluate (or Runtime.callFunctionOn
@@ -133,7 +135,7 @@ func evalCall(fn string, args []any) (func(*rod.Page) (*proto.RuntimeRemoteObjec
 	}, nil
 }
 
-// result is an eval's result: its value, its exception as rod reports one,
+// result is an eval's result: its value, its exception as an EvalError,
 // or, when the page kept a promise, what settle (the second call, which
 // awaits it) answers.
 func result(res *proto.RuntimeEvaluateResult, err error, settle func(expr string) (*proto.RuntimeEvaluateResult, error)) (*proto.RuntimeRemoteObject, error) {
@@ -153,7 +155,7 @@ func result(res *proto.RuntimeEvaluateResult, err error, settle func(expr string
 		return nil, err
 	}
 	if res.ExceptionDetails != nil {
-		return nil, &rod.EvalError{RuntimeExceptionDetails: res.ExceptionDetails}
+		return nil, &EvalError{RuntimeExceptionDetails: res.ExceptionDetails}
 	}
 	return res.Result, nil
 }

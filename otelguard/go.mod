@@ -5,7 +5,7 @@ go 1.25.0
 replace github.com/tabguard/tabguard => ../
 
 require (
-	github.com/go-rod/rod v0.116.2
+	github.com/go-rod/rod v0.114.1
 	github.com/stretchr/testify v1.12.1
 	github.com/tabguard/tabguard v0.9.0
 	go.opentelemetry.io/otel v1.43.0
@@ -24,9 +24,9 @@ require (
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/ysmood/fetchup v0.2.3 // indirect
 	github.com/ysmood/goob v0.4.0 // indirect
-	github.com/ysmood/got v0.40.0 // indirect
+	github.com/ysmood/got v0.34.1 // indirect
 	github.com/ysmood/gson v0.7.3 // indirect
-	github.com/ysmood/leakless v0.9.0 // indirect
+	github.com/ysmood/leakless v0.8.0 // indirect
 	go.opentelemetry.io/auto/sdk v1.2.1 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/sys v0.42.0 // indirect

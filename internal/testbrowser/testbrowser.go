@@ -107,6 +107,10 @@ func launchOpts(c launchConfig) (*Browser, error) {
 		Set("disable-gpu").Set("disable-quic").Set("no-first-run").
 		Set("disable-background-networking").Set("disable-component-update").
 		Set("disable-sync").
+		// Site isolation off unless asked for: rod's launcher turns it off
+		// by default only from v0.116.1 on, and the module is tested on
+		// v0.114.1 too, where cross-site iframes would run out of process.
+		Set("disable-site-isolation-trials").
 		// Names under .invalid fail to resolve inside Chrome, as they would
 		// anywhere, without a DNS query leaving the machine.
 		Set("host-resolver-rules", "MAP *.invalid ~NOTFOUND")
