@@ -3,7 +3,7 @@
 // most programs on chromedp still use. It gives the guarantees and the
 // errors of package chromedpguard, which needs chromedp v0.16 or newer, and
 // of package tabguard on rod, from the same engine; a program adopts it
-// without changing its chromedp version or its go directive (Go 1.24).
+// without changing its chromedp version or its go directive (Go 1.23).
 //
 // A chromedp tab whose renderer crashed, that shows a JavaScript dialog or
 // is paused in the debugger answers nothing: chromedp.Run waits until its
