@@ -243,3 +243,15 @@ func TestAwaitAcrossNavigation(t *testing.T) {
 		}
 	})
 }
+
+// TestEvalFrameMainFrame holds that EvalFrame with the tab's main frame
+// (its target ID, which Frames does not list) is bad input naming the call
+// that evaluates there, not a detached frame.
+func TestEvalFrameMainFrame(t *testing.T) {
+	t.Parallel()
+	w := watch(t, loadedPage(t, serve(t)), nil)
+	_, err := w.EvalFrame(testbrowser.Context(t, 10*time.Second), string(w.TargetID()), `() => 1`)
+	require.ErrorIs(t, err, tabguard.ErrInvalidArgument)
+	assert.NotErrorIs(t, err, tabguard.ErrFrameDetached)
+	assert.Contains(t, err.Error(), "the tab's main frame: evaluate in it with Watcher.Eval")
+}

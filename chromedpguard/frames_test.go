@@ -223,3 +223,15 @@ func TestEvalFrameWatchedAfterLoad(t *testing.T) {
 	require.ErrorIs(t, err, chromedpguard.ErrNoDocument)
 	assert.Contains(t, err.Error(), "error page loading http://127.0.0.1:", "the URL, from the frame tree")
 }
+
+// TestEvalFrameMainFrame holds that EvalFrame with the tab's main frame
+// (its target ID, which Frames does not list) is bad input naming the call
+// that evaluates there, not a detached frame.
+func TestEvalFrameMainFrame(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, nil, "/", nil)
+	_, err := f.w.EvalFrame(within(t, 10*time.Second), string(f.w.TargetID()), `() => 1`)
+	require.ErrorIs(t, err, chromedpguard.ErrInvalidArgument)
+	assert.NotErrorIs(t, err, chromedpguard.ErrFrameDetached)
+	assert.Contains(t, err.Error(), "the tab's main frame: evaluate in it with Watcher.Eval")
+}

@@ -37,6 +37,11 @@ func (t *Tab) evalFrame(ctx context.Context, op, id, fn string, args []json.RawM
 	switch {
 	case id == "":
 		return nil, fmt.Errorf("%w: empty frame ID: pass one that Frames lists", tabstate.ErrInvalidArgument)
+	case id == t.id:
+		// Its main frame's ID is the tab's target ID, which Frames does
+		// not list: not a detached frame, but the wrong call.
+		return nil, fmt.Errorf("%w: frame %s is the tab's main frame: evaluate in it with Watcher.Eval, or leave the frame empty",
+			tabstate.ErrInvalidArgument, id)
 	case fn == "":
 		return nil, fmt.Errorf("%w: empty script: pass a function such as `() => document.title`", tabstate.ErrInvalidArgument)
 	}
