@@ -24,6 +24,11 @@
 // table of how each [Kind] of event moves a tab between phases; the tests
 // hold Tab.Apply to it, and [Diagram] draws it for the README.
 //
+// Within a phase, State.Milestones holds the lifecycle milestones the main
+// frame's document has reached ([DOMContentLoaded], [FirstContentfulPaint],
+// [NetworkIdle], ...), from Page.lifecycleEvent, which Chrome sends once
+// Page.setLifecycleEventsEnabled enabled it on the tab's session.
+//
 // A Tab is not safe for concurrent use: its owner applies events and reads
 // the state under its own lock.
 package tabstate

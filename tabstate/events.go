@@ -113,6 +113,7 @@ var Methods = map[string]bool{
 	"Page.navigatedWithinDocument":       true,
 	"Page.frameStoppedLoading":           true,
 	"Page.loadEventFired":                true,
+	"Page.lifecycleEvent":                true,
 	"Network.loadingFailed":              true,
 	"Page.javascriptDialogOpening":       true,
 	"Page.javascriptDialogClosed":        true,
@@ -174,6 +175,10 @@ func Decode(method string, params []byte) (Event, bool) {
 		ev = NavigatedWithinDocument{FrameID: p.FrameID, URL: p.URL}
 	case "Page.loadEventFired":
 		ev = LoadFired{}
+	case "Page.lifecycleEvent":
+		var p struct{ FrameID, LoaderID, Name string }
+		err = json.Unmarshal(params, &p)
+		ev = LifecycleEvent{FrameID: p.FrameID, LoaderID: p.LoaderID, Name: p.Name}
 	case "Page.frameStoppedLoading":
 		var p struct{ FrameID string }
 		err = json.Unmarshal(params, &p)

@@ -199,3 +199,28 @@ func ExampleTimeout() {
 	// eval timed out after 1s (busy running script on committed page http://127.0.0.1:8080/: set Options.TerminateOnTimeout)
 	// eval timed out after 1s (busy running script on committed page http://127.0.0.1:8080/: script terminated, the tab answers again)
 }
+
+// A document's lifecycle milestones come from Chrome's Page.lifecycleEvent,
+// the main frame's only; the next document starts with none.
+func ExampleState_Reached() {
+	tab := tabstate.Tab{MainFrame: "F"}
+	for _, msg := range []struct{ method, params string }{
+		{"Page.frameNavigated", `{"frame":{"id":"F","loaderId":"L1","url":"http://127.0.0.1:8080/"}}`},
+		{"Page.lifecycleEvent", `{"frameId":"F","loaderId":"L1","name":"firstContentfulPaint","timestamp":1}`},
+		{"Page.lifecycleEvent", `{"frameId":"I","loaderId":"L9","name":"networkIdle","timestamp":2}`}, // an iframe's
+		{"Page.lifecycleEvent", `{"frameId":"F","loaderId":"L1","name":"networkIdle","timestamp":3}`},
+		{"Page.frameNavigated", `{"frame":{"id":"F","loaderId":"L2","url":"http://127.0.0.1:8080/next"}}`},
+	} {
+		if ev, ok := tabstate.Decode(msg.method, []byte(msg.params)); ok {
+			tab.Apply(ev)
+			s := tab.State()
+			fmt.Println(s.Reached(tabstate.NetworkIdle), s.Milestones)
+		}
+	}
+	// Output:
+	// false none
+	// false FirstContentfulPaint
+	// false FirstContentfulPaint
+	// true FirstContentfulPaint|NetworkIdle
+	// false none
+}

@@ -22,10 +22,12 @@ type tabKey struct {
 
 // TabKey returns a comparable value equal for two tabs that any sequence of
 // events moves through the same phases. It leaves out the counters, which
-// only grow, and the words that only describe (a crash's status, a dialog's
-// text), which no rule of the machine reads.
+// only grow, the words that only describe (a crash's status, a dialog's
+// text), which no rule of the machine reads, and the lifecycle milestones,
+// which no phase depends on.
 func TabKey(t *Tab) any {
 	s := t.state
+	s.Milestones = 0
 	s.CrashReason, s.GoneReason, s.ReplacedBy = "", "", ""
 	s.DialogType, s.DialogMessage, s.PauseReason = "", "", ""
 	if s.LoadError != "" {
@@ -43,3 +45,6 @@ func TabKey(t *Tab) any {
 	}
 	return k
 }
+
+// MilestoneOf is milestoneOf: the Milestone of a lifecycle event's name.
+var MilestoneOf = milestoneOf

@@ -33,6 +33,14 @@ type State struct {
 	// Loaded reports that the committed document fired its load event: its
 	// HTML, images and scripts are in. It is false from the commit until then.
 	Loaded bool
+	// Milestones are the lifecycle milestones (DOMContentLoaded, paints,
+	// network idle) the main frame's committed document has reached, as
+	// Chrome reported them; [State.Reached] tests them. A new document
+	// starts with none, as does a crashed tab. Like Loaded, they are the
+	// committed document's: while a later navigation is under way, the
+	// previous page's, until the new document commits. Iframes' milestones
+	// do not count.
+	Milestones Milestone
 	// LoadError is the network error of the last main-frame load, such as
 	// "net::ERR_CONNECTION_REFUSED"; empty when the load did not fail.
 	LoadError string

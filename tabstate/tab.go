@@ -36,6 +36,14 @@ type Tab struct {
 	// was known to be committed and no navigation was under way: the load
 	// of the document the owner is still asking about. 0: none.
 	loadAt uint64
+	// lifeLoader is the loader ID of the document whose lifecycle
+	// milestones the State holds: the committed one's once a commit was
+	// seen. early holds those that came while no document was known to be
+	// committed and no navigation was under way, for Learn, with earlyAt
+	// as loadAt for a load event.
+	lifeLoader string
+	early      Milestone
+	earlyAt    uint64
 
 	frames   map[string]*frame // the tab's iframes; nil when it has none
 	frameSeq uint64            // news of the iframes so far
@@ -84,6 +92,12 @@ func (t *Tab) Learn(url string, committed bool, seq uint64) {
 		if committed && t.loadAt == seq+1 {
 			t.state.Loaded = true
 		}
+		switch {
+		case !committed:
+			t.state.Milestones = 0
+		case t.earlyAt == seq+1:
+			t.state.Milestones |= t.early
+		}
 	}
 }
 
@@ -106,6 +120,7 @@ func (t *Tab) LearnLoaded(seq uint64) {
 func (t *Tab) LearnErrorPage(url string, seq uint64) {
 	if t.seq == seq {
 		t.state.URL, t.state.Committed, t.state.ErrorPage = url, false, true
+		t.state.Milestones = 0
 	}
 }
 
@@ -129,8 +144,10 @@ func (t *Tab) Apply(e Event) Change {
 	switch e := e.(type) {
 	case TargetCrashed:
 		first := !s.Crashed
-		s.Crashed, s.Loaded = true, false
-		clearDialog(s) // the renderer took its dialog and pause with it
+		// The renderer took its document with it, and the document's
+		// dialog and pause.
+		s.Crashed, s.Loaded, s.Milestones = true, false, 0
+		clearDialog(s)
 		s.Paused, s.PauseReason = false, ""
 		if e.Status != "" {
 			s.CrashReason = e.Status
@@ -141,7 +158,7 @@ func (t *Tab) Apply(e Event) Change {
 		return Changed
 	case ReloadedAfterCrash:
 		// A new renderer: the tab is loading the page the navigation names.
-		s.Crashed, s.CrashReason, s.Committed, s.Loaded = false, "", false, false
+		s.Crashed, s.CrashReason, s.Committed, s.Loaded, s.Milestones = false, "", false, false, 0
 		t.seq++
 		return Changed | News
 	case NavigationStarted:
@@ -159,6 +176,8 @@ func (t *Tab) Apply(e Event) Change {
 		return Changed
 	case LoadingFailed:
 		return t.failed(e)
+	case LifecycleEvent:
+		return t.lifecycle(e)
 	case LoadFired:
 		if !s.Committed && t.nav == nil {
 			t.loadAt = t.seq + 1
@@ -229,7 +248,7 @@ func (t *Tab) started(e NavigationStarted) Change {
 	if s.Crashed || s.LoadError != "" || s.ErrorPage || s.URL == "about:blank" || s.URL == "" {
 		// A new tab's blank document holds renderer commands until the
 		// first page commits: nothing is there yet either.
-		s.Committed, s.Loaded = false, false
+		s.Committed, s.Loaded, s.Milestones = false, false, 0
 	}
 	s.Crashed, s.CrashReason = false, ""
 	s.LoadError, s.ErrorPage = "", false
@@ -244,6 +263,7 @@ func (t *Tab) commit(e FrameNavigated) Change {
 	s := &t.state
 	t.MainFrame = e.FrameID
 	t.committed, t.commitNav = e.LoaderID, 0
+	t.lifeLoader, t.early = e.LoaderID, 0
 	t.seq++
 	cut := Change(0)
 	if len(t.frames) > 0 {
@@ -256,7 +276,7 @@ func (t *Tab) commit(e FrameNavigated) Change {
 	clearDialog(s) // a new document has no dialog and no pause
 	s.Paused, s.PauseReason = false, ""
 	doc := t.state
-	doc.Loaded = false
+	doc.Loaded, doc.Milestones = false, 0
 	if e.UnreachableURL != "" {
 		doc.URL, doc.Committed, doc.ErrorPage = e.UnreachableURL, false, true
 	} else {
@@ -268,7 +288,7 @@ func (t *Tab) commit(e FrameNavigated) Change {
 		// what the tab keeps if the newer load is cancelled; until then
 		// the tab is loading the newer one, and a real page answers evals.
 		t.nav.before = doc
-		s.Committed, s.Loaded = doc.Committed, false
+		s.Committed, s.Loaded, s.Milestones = doc.Committed, false, 0
 		return Changed | News | cut
 	}
 	if t.nav != nil {
@@ -298,6 +318,12 @@ func (t *Tab) failed(e LoadingFailed) Change {
 // without a commit had replaced.
 func (t *Tab) abandoned() Change {
 	s, b := &t.state, t.nav.before
+	if !s.Committed {
+		// The navigation had set the document aside (a crashed tab, one
+		// with no document or a blank one): its milestones come back.
+		// Otherwise they are the document's, which kept its own.
+		s.Milestones = b.Milestones
+	}
 	s.URL, s.Committed, s.Loaded, s.LoadError, s.ErrorPage = b.URL, b.Committed, b.Loaded, b.LoadError, b.ErrorPage
 	t.nav = nil
 	t.seq++

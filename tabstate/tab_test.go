@@ -110,6 +110,13 @@ func tabCases() []tabCase {
 			want:   tabstate.State{URL: home, Committed: true},
 		},
 		{
+			name: "milestones of the main frame's document, not of its iframes",
+			events: append(loaded(), tabstate.LifecycleEvent{FrameID: frame, LoaderID: "L1", Name: "DOMContentLoaded"},
+				tabstate.LifecycleEvent{FrameID: "F2", LoaderID: "L9", Name: "networkIdle"},
+				tabstate.LifecycleEvent{FrameID: frame, LoaderID: "L1", Name: "firstContentfulPaint"}),
+			want: tabstate.State{URL: home, Committed: true, Milestones: tabstate.DOMContentLoaded | tabstate.FirstContentfulPaint},
+		},
+		{
 			name:   "dialog",
 			events: append(loaded(), tabstate.DialogOpening{Type: "alert", Message: "hi"}),
 			want:   tabstate.State{URL: home, Committed: true, DialogOpen: true, DialogType: "alert", DialogMessage: "hi"},

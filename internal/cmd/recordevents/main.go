@@ -3,8 +3,9 @@
 // load, crashes and the loads that recover them, failed loads, dialogs, a
 // same-document navigation, a popup, a closed tab, and a page's iframes:
 // loaded, lazy, failed, moved to a process of their own and back, crashed
-// and removed. It drives a fresh headless Chromium for each scenario (the
-// system one, as internal/testbrowser finds it; it never downloads one),
+// and removed; and the lifecycle milestones of two pages loaded in turn.
+// It drives a fresh headless Chromium for each scenario (the system one,
+// as internal/testbrowser finds it; it never downloads one),
 // with site isolation on where a scenario needs it, on pages served from
 // 127.0.0.1 (and from localhost, another site, for iframes), and writes
 // tabstate/testdata/<scenario>.json: each tab's target and session, the

@@ -21,7 +21,7 @@ type scenario struct {
 }
 
 func scenarios() []scenario {
-	return append(pageScenarios(), frameScenarios()...)
+	return append(append(pageScenarios(), frameScenarios()...), lifecycleScenarios()...)
 }
 
 func pageScenarios() []scenario {

@@ -43,6 +43,7 @@ func enable(p *rod.Page) error {
 		func() error { return proto.PageEnable{}.Call(p) },
 		func() error { return proto.NetworkEnable{}.Call(p) },
 		func() error { return proto.InspectorEnable{}.Call(p) },
+		func() error { return proto.PageSetLifecycleEventsEnabled{Enabled: true}.Call(p) },
 	} {
 		if err := call(); err != nil {
 			return err
