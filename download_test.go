@@ -97,8 +97,19 @@ func TestDownloads(t *testing.T) {
 
 		_, err = w.Eval(testbrowser.Context(t, 10*time.Second), click)
 		require.NoError(t, err)
+		// Wait for Chrome to say both downloads ended: until then it may
+		// still be writing or renaming a file in dir, which t.TempDir's
+		// cleanup would race.
+		for range 2 { // the navigation's download, then the script's
+			select {
+			case msg := <-ended:
+				assert.Contains(t, msg, "saved at "+dir)
+			case <-testbrowser.Context(t, 10*time.Second).Done():
+				t.Fatal("no download ended")
+			}
+		}
 		require.Eventually(t, func() bool { return len(files(t, dir)) == 2 }, 10*time.Second, 10*time.Millisecond,
-			"the script's download is saved there too")
+			"the script's download is saved there too: %v", files(t, dir))
 		assert.Eventually(t, func() bool { return slices.Equal(files(t, downloads), before) }, 10*time.Second, 10*time.Millisecond,
 			"nothing written into the Downloads folder: %v", files(t, downloads))
 	})
