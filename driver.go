@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
+	"strings"
 	"sync"
 	"time"
 
@@ -30,6 +32,7 @@ var (
 	_ engine.Driver        = (*driver)(nil)
 	_ engine.Syncer        = syncDriver{}
 	_ engine.FrameAttacher = (*driver)(nil)
+	_ engine.LoadFailer    = (*driver)(nil)
 )
 
 // syncDriver is the driver of a browser whose events come through rod's
@@ -60,6 +63,30 @@ func (d *driver) Classify(err error) engine.Failure {
 		return engine.Failure{Kind: engine.Lost, Reason: "the browser's context ended"}
 	}
 	return engine.Failure{}
+}
+
+// LoadFailure reads rod's error for a navigation Chrome did not commit,
+// which Page.Navigate answers: a *rod.NavigationError (*rod.ErrNavigation
+// before rod v0.114.8; its name changed, its shape did not).
+func (d *driver) LoadFailure(err error) (string, bool) {
+	for err != nil {
+		if v := reflect.ValueOf(err); v.Kind() == reflect.Pointer && !v.IsNil() && rodNavigation(v.Type().Elem()) {
+			return v.Elem().Field(0).String(), true
+		}
+		u, ok := err.(interface{ Unwrap() error })
+		if !ok {
+			break
+		}
+		err = u.Unwrap()
+	}
+	return "", false
+}
+
+// rodNavigation reports whether t is rod's navigation error: its struct
+// with the one field Reason.
+func rodNavigation(t reflect.Type) bool {
+	return t.Kind() == reflect.Struct && t.PkgPath() == rodPackage && strings.Contains(t.Name(), "Navigation") &&
+		t.NumField() == 1 && t.Field(0).Name == "Reason" && t.Field(0).Type.Kind() == reflect.String
 }
 
 // AttachFrame attaches to an out-of-process iframe's target on the

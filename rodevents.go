@@ -61,6 +61,10 @@ func pageEvent(m *rod.Message) (tabstate.Event, bool) {
 		return tabstate.NavigatedWithinDocument{FrameID: string(e.FrameID), URL: e.URL}, true
 	case "Page.loadEventFired":
 		return tabstate.LoadFired{}, true
+	case "Page.lifecycleEvent":
+		var e proto.PageLifecycleEvent
+		m.Load(&e)
+		return tabstate.LifecycleEvent{FrameID: string(e.FrameID), LoaderID: string(e.LoaderID), Name: string(e.Name)}, true
 	case "Page.frameStoppedLoading":
 		var e proto.PageFrameStoppedLoading
 		m.Load(&e)

@@ -100,8 +100,12 @@ type client struct {
 	t *transport
 }
 
-// Call takes an intake, or sends the call.
+// Call takes an intake, or sends the call, noting its method for the
+// guarded call that sends it (Watcher.Do), which a timeout then names.
 func (c client) Call(ctx context.Context, sessionID, method string, params any) ([]byte, error) {
+	if s := engine.StepsOf(ctx); s != nil {
+		s.Sent(method)
+	}
 	if in, ok := params.(*intake); ok && method == subscribeMethod {
 		in.taken.Store(true)
 		c.t.mu.Lock()

@@ -58,13 +58,34 @@ func (w *Watcher) Eval(ctx context.Context, js string, args ...any) (*proto.Runt
 // short when the renderer dies, a dialog opens or the tab closes, with the
 // same errors as Eval. fn must make its calls through the page it is given,
 // whose context carries the deadline and the cut-off; a fn that ignores it
-// is waited for, and a fn that answers nil after the tab's death cut it
-// short gets the death. That page, and what fn gets from it (an element, a
+// is waited for. That page, and what fn gets from it (an element, a
 // frame), is bound to the call and ends with it: to keep one, rebind it
 // with its Context method.
+//
+// A call cut short is never a success, whatever fn answers: rod's wait
+// helpers (Page.WaitEvent, WaitNavigation) answer nothing when their
+// context ends, so a fn that waits with one answers nil at the deadline.
+// Do then answers the [*TimeoutError], with what the tab was doing (a
+// script that holds the page, a load that never ended), or the crash, the
+// dialog, the download or the Close that cut it short.
+//
+// A navigation of fn's that becomes a download (p.Navigate to a file, a
+// click on a link to one, then a wait for the load) answers [ErrDownload]
+// at once, as [Watcher.Navigate] does, never rod's net::ERR_ABORTED or a
+// timeout: the page stays, and answers the next call. Chrome tells of a
+// download only after the reply to the navigation, so a fn that answered
+// nil before it told (it clicked the link and returned) keeps its nil, and
+// the download then cuts short the next call it meets in flight. On a
+// browser from [Connect], whose transport is the package's own, a timeout
+// also names the last CDP method fn sent: "guarded call (last sent
+// Runtime.evaluate) timed out after 10s (...)"; rod's own transport tells
+// nothing of the calls a page makes.
 func (w *Watcher) Do(ctx context.Context, fn func(page *rod.Page) error) error {
 	if fn == nil {
 		return fmt.Errorf("%w: nil func", ErrInvalidArgument)
+	}
+	if ctx != nil && w.bw.in.taken.Load() {
+		ctx = engine.WithSteps(ctx, &engine.Steps{})
 	}
 	return w.t.DoAction(ctx, engine.OpDo, func(ctx context.Context) error { return fn(w.page.Context(ctx)) })
 }

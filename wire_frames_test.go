@@ -112,6 +112,7 @@ func TestWireFramesAddNoMessage(t *testing.T) {
 		"tab Page.addScriptToEvaluateOnNewDocument", // print replaced
 		"tab Page.getNavigationHistory",             // is the URL committed?
 		"tab Page.setInterceptFileChooserDialog",    // file choosers held
+		"tab Page.setLifecycleEventsEnabled",        // DOMContentLoaded, paints, network idle
 		"tab Runtime.evaluate",                      // readyState and location: loaded, or an error page?
 	)
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -86,7 +86,15 @@ var (
 	_ engine.Driver        = (*driver)(nil)
 	_ engine.LossPoller    = (*driver)(nil)
 	_ engine.FrameAttacher = (*driver)(nil)
+	_ engine.LoadFailer    = (*driver)(nil)
 )
+
+// LoadFailure reads chromedp's error for a navigation Chrome did not
+// commit, which these versions make with fmt.Errorf: "page load error
+// net::ERR_ABORTED".
+func (d *driver) LoadFailure(err error) (string, bool) {
+	return strings.CutPrefix(err.Error(), "page load error ")
+}
 
 // Classify says what a chromedp error means: Chrome's answer, or a lost
 // connection.

@@ -39,12 +39,23 @@ var (
 	_ engine.Driver        = (*driver)(nil)
 	_ engine.LossPoller    = (*driver)(nil)
 	_ engine.FrameAttacher = (*driver)(nil)
+	_ engine.LoadFailer    = (*driver)(nil)
 	_ engine.Session       = (*chromedp.Target)(nil)
 )
 
 // Call sends a command on the browser session.
 func (d *driver) Call(ctx context.Context, method string, params, result any) error {
 	return d.browser.Call(ctx, method, params, result)
+}
+
+// LoadFailure reads chromedp's error for a navigation Chrome did not
+// commit: a *chromedp.LoadError.
+func (d *driver) LoadFailure(err error) (string, bool) {
+	var le *chromedp.LoadError
+	if errors.As(err, &le) {
+		return le.ErrorText, true
+	}
+	return "", false
 }
 
 // Classify says what a chromedp error means: Chrome's answer, a detached

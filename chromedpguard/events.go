@@ -39,6 +39,8 @@ func pageEvent(ev any) (tabstate.Event, bool) {
 		return tabstate.NavigatedWithinDocument{FrameID: string(e.FrameID), URL: e.URL}, true
 	case *page.EventLoadEventFired:
 		return tabstate.LoadFired{}, true
+	case *page.EventLifecycleEvent:
+		return tabstate.LifecycleEvent{FrameID: string(e.FrameID), LoaderID: string(e.LoaderID), Name: e.Name}, true
 	case *page.EventFrameStoppedLoading:
 		return tabstate.StoppedLoading{FrameID: string(e.FrameID)}, true
 	case *network.EventLoadingFailed:

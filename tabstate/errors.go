@@ -60,6 +60,10 @@ type BlockedError struct {
 	// Remedy, when set, is the advice in the program's own terms
 	// ([Advice]), which Error and Advice give in place of the default.
 	Remedy string
+	// Step is where a call of several steps was when the refusal cut it
+	// short, as in [TimeoutError]; empty for a refusal up front and for a
+	// call of one step.
+	Step string
 }
 
 // Error reads like "tab renderer crashed (reason: oom): reload the tab
@@ -129,6 +133,9 @@ func (e *BlockedError) Problem() string {
 		if e.Detail != "" {
 			b.WriteString(": " + e.Detail)
 		}
+	}
+	if e.Step != "" {
+		b.WriteString(" (" + e.Step + ")")
 	}
 	return b.String()
 }

@@ -26,11 +26,19 @@ type TimeoutError struct {
 	// Frame is the iframe whose first document the call waited for, to
 	// its deadline; empty for a call in the tab itself.
 	Frame string
+	// Step is where a call of several steps was when its time ran out:
+	// the action of a guarded chromedp task list that was running, such as
+	// "action 4 of 6, *page.PrintToPDFParams", or the last CDP method a
+	// guarded rod call sent, "last sent Page.navigate". It is empty for a
+	// call of one step.
+	Step string
 }
 
 // Error reads like "eval timed out after 5s (tab still loading URL)", the
 // advice after what the tab was doing: "(renderer of page URL answers
-// nothing: close it with Watcher.CloseTab and open a new one)".
+// nothing: close it with Watcher.CloseTab and open a new one)". A Step
+// follows the call's name: "guarded call (last sent Page.navigate) timed
+// out after 10s (...)".
 func (e *TimeoutError) Error() string { return e.message(true) }
 
 // Problem is the error without its advice, for a program that names its
@@ -41,6 +49,9 @@ func (e *TimeoutError) message(advice bool) string {
 	op := e.Op
 	if op == "" {
 		op = "eval"
+	}
+	if e.Step != "" {
+		op += " (" + e.Step + ")"
 	}
 	msg := fmt.Sprintf("%s timed out after %v", op, e.Limit)
 	inner := e.Doing

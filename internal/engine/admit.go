@@ -21,7 +21,12 @@ type inflight struct {
 	terminations uint64 // t.terminations when it was admitted
 	lnaSeq       uint64 // t.lna.n when it was admitted
 	choosers     uint64 // t.choosers when it was admitted
-	clock        clock
+	downloads    uint64 // t.downloadsBegun when it was admitted
+	navigations  uint64 // t.tab.Navigations() when it was admitted
+	// onDownload says a download the tab begins cuts the call short
+	// when a navigation of the main frame began since (download.go).
+	onDownload bool
+	clock      clock
 	// frame is the iframe a call in a frame runs in; frameDoc and
 	// frameOOP are the document it runs in (0 until it has one: it waits
 	// for the frame's first), and waiting says it waited for one.
@@ -105,6 +110,7 @@ func (t *Tab) enter(call *inflight, allow func(error) bool) error {
 		}
 	}
 	call.navSeq, call.terminations, call.lnaSeq, call.choosers = t.tab.Seq(), t.terminations, t.lna.n, t.choosers.Load()
+	call.downloads, call.navigations = t.downloadsBegun, t.tab.Navigations()
 	t.inflight[call] = struct{}{}
 	return nil
 }

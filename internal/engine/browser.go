@@ -19,6 +19,7 @@ type Browser struct {
 	d      Driver
 	syncer Syncer     // nil: replies never overtake events
 	loss   LossPoller // nil: calls end with the loss reported
+	loads  LoadFailer // nil: a program's failed navigation waits for no download
 	cfg    Config
 	life   context.Context // ends with Close: the heartbeat, the calls of its own
 	cancel context.CancelFunc
@@ -74,6 +75,7 @@ func NewBrowser(d Driver, cfg Config) *Browser {
 	}
 	// Found once, as database/sql finds a driver's optional interfaces.
 	b.syncer, _ = d.(Syncer)
+	b.loads, _ = d.(LoadFailer)
 	b.loss, _ = d.(LossPoller)
 	return b
 }
@@ -316,6 +318,16 @@ func (b *Browser) sync(ctx context.Context) error {
 		return nil
 	}
 	return b.syncer.Sync(ctx)
+}
+
+// aborted reports whether err is the driver's error for a navigation
+// Chrome aborted (net::ERR_ABORTED), as one that became a download is.
+func (b *Browser) aborted(err error) bool {
+	if b.loads == nil {
+		return false
+	}
+	text, ok := b.loads.LoadFailure(err)
+	return ok && text == "net::ERR_ABORTED"
 }
 
 // classify reads a driver error; a context error on a driver that cancels

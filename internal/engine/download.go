@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"time"
 
@@ -124,6 +125,7 @@ func (t *Tab) download(ev tabstate.Event) {
 		if len(t.downloads) > keptDownloads {
 			t.downloads = t.downloads[1:]
 		}
+		t.cutForDownload()
 	case tabstate.DownloadProgress:
 		for _, d := range t.downloads {
 			if d.guid == e.GUID && !d.finished() {
@@ -166,30 +168,105 @@ func (t *Tab) begun() uint64 {
 // failed load, for the tab keeps its document. The loader's cancel is
 // applied as Chrome reports it, in case its event trails the reply. The
 // answer waits a moment for the download's first event, which trails the
-// reply, to name the file, then for Chrome to be done with it: at once for
-// a denied one, once written for a saved one, within ctx.
+// reply, to name the file (downloadAnswer).
 func (t *Tab) downloaded(ctx context.Context, url, loader string, n0 uint64) error {
 	if t.b.sync(ctx) == nil && loader != "" {
 		t.Apply(tabstate.LoadingFailed{RequestID: loader, ErrorText: "net::ERR_ABORTED", Canceled: true})
 	}
-	var d tabstate.Download
-	find := func() *download {
-		for _, x := range t.downloads {
-			if x.n > n0 {
-				return x
-			}
+	t.await(ctx, downloadGrace, func() bool { return t.downloadAfter(n0) != nil })
+	return t.downloadAnswer(ctx, url, n0)
+}
+
+// downloadAfter is the first download the tab began after its n0-th that
+// it still remembers, or nil. t.mu must be held.
+func (t *Tab) downloadAfter(n0 uint64) *download {
+	for _, d := range t.downloads {
+		if d.n > n0 {
+			return d
 		}
-		return nil
 	}
-	if t.await(ctx, downloadGrace, func() bool { return find() != nil }) {
-		t.await(ctx, maxWait(ctx), func() bool { return find().finished() })
+	return nil
+}
+
+// downloadAnswer is the ErrDownload of the first download the tab began
+// after its n0-th, once Chrome is done with it: at once for a denied one,
+// once written for a saved one, within ctx. url names the file when no
+// event told of it.
+func (t *Tab) downloadAnswer(ctx context.Context, url string, n0 uint64) error {
+	t.mu.Lock()
+	told := t.downloadAfter(n0) != nil
+	t.mu.Unlock()
+	var d tabstate.Download
+	if told {
+		t.await(ctx, maxWait(ctx), func() bool {
+			x := t.downloadAfter(n0)
+			return x == nil || x.finished()
+		})
 		t.mu.Lock()
-		d = find().d
+		if x := t.downloadAfter(n0); x != nil {
+			d = x.d
+		}
 		t.mu.Unlock()
 	} else if dir := t.b.downloadDir(); dir != "" {
 		d = tabstate.Download{Path: dir, State: "inProgress"} // saved there, or on its way, unreported
 	}
 	return t.b.cfg.Advice.Refusal(tabstate.Downloaded(url, d))
+}
+
+// A guarded call during which the tab begins a download answers
+// ErrDownload too, at once, as Navigate does: the call may wait for a load
+// that will never come (a Do that clicked a link, then waits for the
+// load; chromedp v0.15's Navigate), or its script set the location and
+// waits. So a download the tab's main frame begins cuts short every call
+// in flight through Do (cutForDownload). A call that answered before
+// Chrome told of the download keeps its answer: an eval's value is the
+// page's, which the download left in place. A program's call that failed
+// at the reply to its own navigation (rod's Navigate answers
+// net::ERR_ABORTED, chromedp's a load error), which Chrome sends before the
+// download's first event, waits for that event (downloadDuring).
+
+// errDownloadBegun is the cause of a call that a download cut short; the
+// call answers the download's ErrDownload.
+var errDownloadBegun = errors.New("a download began")
+
+// cutForDownload cuts short the calls in flight that a download ends:
+// those during which the main frame began a navigation, which became the
+// download. A download of its own (a click on an <a download>) starts no
+// navigation and leaves the calls alone: the page answers them. t.mu must
+// be held.
+func (t *Tab) cutForDownload() {
+	for call := range t.inflight {
+		if call.onDownload && t.tab.Navigations() > call.navigations {
+			call.cut(errDownloadBegun)
+			delete(t.inflight, call)
+		}
+	}
+}
+
+// downloadDuring is the answer of call, which failed with err: the
+// ErrDownload of a download the tab began while it ran, or nil. An error
+// that the driver reads as an aborted navigation (LoadFailer) waits up to
+// downloadGrace for the download's first event, which trails the reply.
+func (t *Tab) downloadDuring(ctx context.Context, call *inflight, err error) error {
+	began := func() bool { return t.downloadsBegun > call.downloads }
+	t.mu.Lock()
+	ok := began()
+	t.mu.Unlock()
+	if !ok && t.b.aborted(err) {
+		ok = t.await(ctx, downloadGrace, began)
+	}
+	if !ok {
+		return nil
+	}
+	return t.downloadSince(ctx, call)
+}
+
+// downloadSince is the ErrDownload of the first download the tab began
+// since call was admitted, within the call's deadline.
+func (t *Tab) downloadSince(ctx context.Context, call *inflight) error {
+	ctx, cancel := context.WithDeadline(ctx, call.clock.deadline)
+	defer cancel()
+	return t.downloadAnswer(ctx, "", call.downloads)
 }
 
 // downloadGrace bounds the wait for a download's first event. Measured on

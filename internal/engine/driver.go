@@ -42,6 +42,16 @@ type LossPoller interface {
 	Lost() bool
 }
 
+// LoadFailer is a [Driver] whose library turns a navigation that Chrome
+// did not commit into an error of its own: rod's Navigate answers a
+// *rod.NavigationError, chromedp's a load error. LoadFailure returns
+// Chrome's error text from such an error, as "net::ERR_ABORTED", which a
+// navigation that became a download gets before the download's first
+// event: a program's call that failed so waits for that event.
+type LoadFailer interface {
+	LoadFailure(err error) (errorText string, ok bool)
+}
+
 // FailureKind is what a driver error means.
 type FailureKind uint8
 

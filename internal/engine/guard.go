@@ -79,11 +79,14 @@ func ctxError(err error) bool {
 // Do runs fn, the driver's call on the tab, under the guard: it refuses a
 // tab that cannot answer without calling fn, bounds fn by the eval
 // timeout, and cuts it short through its context when the renderer dies,
-// a dialog opens, the debugger pauses, the tab closes or the browser goes
-// away. A call that runs out of time, its own or the caller's deadline,
-// gives a [*tabstate.TimeoutError] naming op ("" is "eval") and saying
-// what the tab was doing; fn's own errors that mean the tab cannot answer
-// become the tab's refusal; any other error of fn passes through.
+// a dialog opens, the debugger pauses, the tab begins a download, the tab
+// closes or the browser goes away. A call that runs out of time, its own
+// or the caller's deadline, gives a [*tabstate.TimeoutError] naming op
+// ("" is "eval") and saying what the tab was doing; fn's own errors that
+// mean the tab cannot answer become the tab's refusal; any other error of
+// fn passes through. A call that answered before a download began keeps
+// its answer (download.go). A timeout, and a refusal that cut the call
+// short, name the step the call was at when ctx carries [Steps].
 func (t *Tab) Do(ctx context.Context, op string, fn func(ctx context.Context) error) error {
 	if !t.tracing(ctx) {
 		return t.do(ctx, op, fn, false)
@@ -95,9 +98,13 @@ func (t *Tab) Do(ctx context.Context, op string, fn func(ctx context.Context) er
 }
 
 // DoAction is Do for a program's own call, which may answer nil although
-// its context ended: chromedp's Navigate takes a crashed frame's end of
-// loading for the load's end. A call the tab's death cut short reports the
-// death, whatever fn answered.
+// its context ended: rod's wait helpers answer nothing when their context
+// ends, and chromedp's Navigate takes a crashed frame's end of loading for
+// the load's end. So a call cut short is never a success: it answers why
+// it was cut (the timeout, with what the tab was doing; the tab's death; a
+// download; the Tab's Close; the caller's own ctx), whatever fn answered.
+// A call whose fn failed at the reply to its own navigation answers
+// ErrDownload when the navigation became a download.
 func (t *Tab) DoAction(ctx context.Context, op string, fn func(ctx context.Context) error) error {
 	if !t.tracing(ctx) {
 		return t.do(ctx, op, fn, true)
@@ -108,25 +115,35 @@ func (t *Tab) DoAction(ctx context.Context, op string, fn func(ctx context.Conte
 	return err
 }
 
-// do is Do; action says fn may answer nil when its context was cut.
+// do is Do; action says fn is the program's, which may answer nil when
+// its context was cut.
 func (t *Tab) do(ctx context.Context, op string, fn func(ctx context.Context) error, action bool) error {
-	call, cctx, err := t.begin(ctx, op, nil, true)
+	call, cctx, err := t.beginCall(ctx, op, &inflight{onDownload: true}, nil, true)
 	if err != nil {
 		return err
 	}
 	err = fn(cctx)
-	if err == nil && action && cctx.Err() != nil && isRefusal(context.Cause(cctx)) {
-		err = cctx.Err()
+	if action && cctx.Err() != nil {
+		err = cctx.Err() // cut short: the cause is the answer (settle)
 	}
 	late := timedOut(ctx, cctx, err)
 	t.end(call, late)
-	switch {
-	case err == nil:
+	if err == nil {
 		return t.chooserDuring(call)
+	}
+	return withStep(ctx, t.outcome(ctx, cctx, call, op, err, late, action))
+}
+
+// outcome is the answer of call, which ended with err; late says it ran
+// out of time.
+func (t *Tab) outcome(ctx, cctx context.Context, call *inflight, op string, err error, late, action bool) error {
+	switch {
 	case late:
 		te := t.timedOut(&call.clock, op)
 		t.logf("tabguard: eval timed out", te)
 		return te
+	case context.Cause(cctx) == errDownloadBegun && ctxError(err):
+		return t.downloadSince(ctx, call)
 	case t.terminatedDuring(call, err):
 		err = t.blocked(tabstate.ErrTerminated)
 	case err == tabstate.ErrNavigated: // the driver found the document gone (Gone)
@@ -134,6 +151,11 @@ func (t *Tab) do(ctx context.Context, op string, fn func(ctx context.Context) er
 	case t.navigatedDuring(call, err):
 		err = t.blocked(tabstate.ErrNavigated)
 	default:
+		if action {
+			if dl := t.downloadDuring(ctx, call, err); dl != nil {
+				return dl
+			}
+		}
 		if denied := t.localNetworkDenied(ctx, call, err); denied != nil {
 			return denied
 		}

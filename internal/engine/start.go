@@ -100,11 +100,12 @@ func (t *Tab) start(ctx context.Context) error {
 // probeRenderer asks the renderer, in the background, what the browser
 // side cannot tell: whether the page has loaded, and whether Chrome's
 // error page stands in for the committed URL; it enables the Network
-// domain, unless the driver did, and replaces window.print (print.go).
-// Renderer-bound calls are held while the tab is crashed, in its first
-// load or busy, so Network is then enabled, and print replaced, later,
-// once the renderer answers. The returned channel closes when the probes
-// are done; done is called then.
+// domain, unless the driver did, enables lifecycle events (milestones.go)
+// and replaces window.print (print.go). Renderer-bound calls are held
+// while the tab is crashed, in its first load or busy, so Network and
+// lifecycle events are then enabled, and print replaced, later, once the
+// renderer answers. The returned channel closes when the probes are done;
+// done is called then.
 func (t *Tab) probeRenderer(ctx context.Context, done context.CancelFunc) <-chan struct{} {
 	finished := make(chan struct{})
 	t.wg.Add(1)
@@ -126,6 +127,7 @@ func (t *Tab) probeRenderer(ctx context.Context, done context.CancelFunc) <-chan
 				return t.probe(ctx, func(ctx context.Context) error { return t.s.Call(ctx, "Network.enable", nil, nil) })
 			},
 			func() error { return t.probe(ctx, t.preventPrint) },
+			func() error { return t.probe(ctx, t.enableLifecycle) },
 		)
 		var v []string
 		ok := errs[0] == nil && doc.ExceptionDetails == nil && json.Unmarshal(doc.Result.Value, &v) == nil && len(v) == 2
@@ -162,6 +164,9 @@ func (t *Tab) probeRenderer(ctx context.Context, done context.CancelFunc) <-chan
 		}
 		if errs[2] != nil {
 			t.preventPrintLater()
+		}
+		if errs[3] != nil {
+			t.enableLifecycleLater()
 		}
 	}()
 	return finished
