@@ -22,12 +22,36 @@ import (
 // an element (chromedp.WaitVisible, chromedp.Nodes) gives up at
 // Options.EvalTimeout, with a timeout that says the action never finished.
 // Run on another tab, it fails with [ErrInvalidArgument].
+//
+// A chromedp.Tasks runs as one guarded call under one limit, and its
+// timeout, or a refusal that cut it short, names the action that was
+// running by its place and type, "action 4 of 6, *page.PrintToPDFParams",
+// so a program can tell the load from the print:
+//
+//	err := chromedp.Run(ctx, chromedp015guard.Guard(w, chromedp.Tasks{
+//		chromedp.Navigate(url),
+//		chromedp.WaitReady("body"),
+//		chromedp.ActionFunc(func(ctx context.Context) error { ... page.PrintToPDF() ... }),
+//	}))
 func Guard(w *Watcher, a chromedp.Action) chromedp.Action {
 	return chromedp.ActionFunc(func(ctx context.Context) error {
 		if err := w.own(ctx); err != nil {
 			return err
 		}
-		return w.t.DoAction(ctx, engine.OpGuard, a.Do)
+		tasks, ok := a.(chromedp.Tasks)
+		if !ok {
+			return w.t.DoAction(ctx, engine.OpGuard, a.Do)
+		}
+		steps := new(engine.Steps)
+		return w.t.DoAction(engine.WithSteps(ctx, steps), engine.OpGuard, func(ctx context.Context) error {
+			for i, task := range tasks {
+				steps.At(engine.StepName(i, len(tasks), task))
+				if err := task.Do(ctx); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 	})
 }
 

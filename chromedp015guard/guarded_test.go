@@ -106,3 +106,21 @@ func knows(method string) bool {
 	_, err := cdproto.UnmarshalMessage(&cdproto.Message{Method: cdproto.MethodType(method), Params: []byte("{}")})
 	return err == nil
 }
+
+// TestGuardedTasksNameTheStep holds that a guarded chromedp.Tasks that runs
+// out of time names the task that was running, by its place and type.
+func TestGuardedTasksNameTheStep(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, &chromedp015guard.Options{EvalTimeout: 3 * time.Second})
+	ctx, cancel := context.WithTimeout(f.tab, 20*time.Second)
+	defer cancel()
+	err := chromedp.Run(ctx, chromedp015guard.Guard(f.w, chromedp.Tasks{
+		chromedp.Navigate(f.srv.URL),
+		chromedp.WaitReady("body"),
+		chromedp.WaitVisible("#never"),
+	}))
+	var te *chromedp015guard.TimeoutError
+	require.ErrorAs(t, err, &te, "%v", err)
+	assert.Equal(t, "action 3 of 3, *chromedp.Selector", te.Step)
+	assert.Contains(t, te.Error(), "guarded chromedp action (action 3 of 3, *chromedp.Selector) timed out after 3s")
+}

@@ -37,6 +37,37 @@ func Guard[T any](w *Watcher, a chromedp.Action[T]) chromedp.Action[T] {
 	}
 }
 
+// GuardSteps is [Guard] for a list of steps, as chromedp.Steps joins them:
+// it runs them in order, stopping at the first error, as one guarded call
+// under one limit. Its timeout, or a refusal that cut it short, names the
+// step that was running by its place and the chromedp func that made it,
+// "action 4 of 6, chromedp.Evaluate" (a query's is chromedp.QueryAfter),
+// so a program can tell the load from the print:
+//
+//	err := chromedp.Do(ctx, chromedpguard.GuardSteps(w,
+//		chromedp.Navigate(url),
+//		chromedp.WaitReady(chromedp.CSS("body")),
+//		printToFile,
+//	))
+func GuardSteps(w *Watcher, steps ...chromedp.Action[chromedp.Void]) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		if t != w.target {
+			return chromedp.Void{}, fmt.Errorf("%w: GuardSteps runs on tab %s, not on %s", ErrInvalidArgument, w.target.TargetID, t.TargetID)
+		}
+		at := new(engine.Steps)
+		err := w.t.DoAction(engine.WithSteps(ctx, at), engine.OpGuard, func(ctx context.Context) error {
+			for i, step := range steps {
+				at.At(engine.StepName(i, len(steps), step))
+				if _, err := step(ctx, t); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		return chromedp.Void{}, err
+	}
+}
+
 // Evaluate returns an action that runs the JavaScript function js with args
 // through [Watcher.Eval] and decodes its result into a T, as
 // chromedp.Evaluate does for an expression:

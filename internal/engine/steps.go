@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"strings"
@@ -68,16 +69,18 @@ func StepsOf(ctx context.Context) *Steps {
 }
 
 // StepName names action i (from 0) of a list of n, by its Go type, or, for
-// a func, by the func's name as Go knows it (chromedp.ActionFunc and
-// chromedp v0.23's actions are funcs): "action 4 of 6, *page.PrintToPDFParams",
+// a func, by the func that made it (chromedp.ActionFunc and chromedp
+// v0.23's actions are funcs): "action 4 of 6, *page.PrintToPDFParams",
 // "action 2 of 3, chromedp.Evaluate".
 func StepName(i, n int, action any) string {
 	return fmt.Sprintf("action %d of %d, %s", i+1, n, typeName(action))
 }
 
-// typeName is v's type, or for a func, its name without the import path
-// and without the suffixes Go gives closures and instantiations:
-// "github.com/chromedp/chromedp.Evaluate[...].func1" is "chromedp.Evaluate".
+// typeName is v's type, or for a func, the name of the func that made it
+// and the package whose source holds it: "chromedp.Evaluate" for the
+// closure that chromedp.Evaluate returns, whether or not the compiler
+// inlined chromedp.Evaluate into its caller (which renames the closure
+// after the caller: "main.main.Evaluate.func1").
 func typeName(v any) string {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Func || rv.IsNil() {
@@ -90,13 +93,18 @@ func typeName(v any) string {
 	name := f.Name()
 	name = name[strings.LastIndexByte(name, '/')+1:]
 	if i := strings.IndexByte(name, '['); i >= 0 {
-		name = name[:i]
+		name = name[:i] + name[strings.LastIndexByte(name, ']')+1:]
 	}
-	parts := strings.Split(name, ".")
-	for len(parts) > 2 && closure(parts[len(parts)-1]) {
+	parts := strings.Split(strings.TrimSuffix(name, "-fm"), ".")
+	for len(parts) > 1 && closure(parts[len(parts)-1]) {
 		parts = parts[:len(parts)-1]
 	}
-	return strings.Join(parts, ".")
+	file, _ := f.FileLine(rv.Pointer())
+	pkg, _, _ := strings.Cut(filepath.Base(filepath.Dir(file)), "@") // ".../chromedp@v0.23.1/nav.go"
+	if pkg == "" || pkg == "." {
+		pkg = parts[0]
+	}
+	return pkg + "." + parts[len(parts)-1]
 }
 
 // closure reports whether part is a name Go gives a closure: "func1", or
