@@ -162,7 +162,7 @@ func (bw *BrowserWatcher) dispatch(m *rod.Message) {
 		m.Load(&e)
 		bw.eng.Download(tabstate.DownloadWillBegin{FrameID: string(e.FrameID), GUID: e.GUID, URL: e.URL, SuggestedFilename: e.SuggestedFilename})
 	case "Browser.downloadProgress":
-		var e proto.BrowserDownloadProgress
+		var e proto.BrowserDownloadProgress // no filePath: engine's savedHere
 		m.Load(&e)
 		bw.eng.Download(tabstate.DownloadProgress{GUID: e.GUID, State: string(e.State),
 			TotalBytes: int64(e.TotalBytes), ReceivedBytes: int64(e.ReceivedBytes)})

@@ -133,6 +133,6 @@ func (bw *BrowserWatcher) dispatch(ev any) {
 		bw.eng.Download(tabstate.DownloadWillBegin{FrameID: string(e.FrameID), GUID: e.GUID, URL: e.URL, SuggestedFilename: e.SuggestedFilename})
 	case *browser.EventDownloadProgress:
 		bw.eng.Download(tabstate.DownloadProgress{GUID: e.GUID, State: string(e.State),
-			TotalBytes: int64(e.TotalBytes), ReceivedBytes: int64(e.ReceivedBytes)})
+			TotalBytes: int64(e.TotalBytes), ReceivedBytes: int64(e.ReceivedBytes), FilePath: e.FilePath})
 	}
 }

@@ -26,6 +26,9 @@ type DownloadWillBegin struct{ FrameID, GUID, URL, SuggestedFilename string }
 type DownloadProgress struct {
 	GUID, State               string
 	TotalBytes, ReceivedBytes int64
+	// FilePath is where Chrome saved the file, once State is "completed"
+	// (Chrome 128 and later; empty before).
+	FilePath string
 }
 
 func (DownloadWillBegin) isEvent() {}
@@ -38,19 +41,23 @@ type Download struct {
 	// Name is the file name the server suggested, or the URL's last
 	// segment when no event named it.
 	Name string
-	// Path is where the browser saved it; empty when it was not saved.
+	// Path is where the browser saved it, as Chrome reported it; empty
+	// when it was not saved, or Chrome did not say.
 	Path string
 	// Bytes is how many bytes the browser received.
 	Bytes int64
 	// State is Chrome's last word on it: "completed", "canceled",
-	// "inProgress", or empty when no event came.
+	// "inProgress", "denied" (canceled before it began, as a policy that
+	// denies downloads cancels it), or empty when no event came: Chrome
+	// reports downloads only to the DevTools client that set its download
+	// policy last.
 	State string
 }
 
 // Downloaded is the answer of a navigation to rawURL that became the
 // download d (a zero d when no event told of it): an [ErrDownload] whose
-// Detail names the file and says whether it was denied or where it was
-// saved.
+// Detail names the file and says what Chrome reported of it: denied,
+// canceled, saved where and how big, still downloading, or nothing.
 func Downloaded(rawURL string, d Download) *BlockedError {
 	if d.URL == "" {
 		d.URL = rawURL
@@ -59,22 +66,31 @@ func Downloaded(rawURL string, d Download) *BlockedError {
 	if name == "" {
 		name = urlFileName(d.URL)
 	}
+	size := strconv.FormatInt(d.Bytes, 10) + " bytes"
 	var what string
-	switch {
-	case d.State == "completed" && d.Path != "":
-		what = " saved at " + d.Path + " (" + strconv.FormatInt(d.Bytes, 10) + " bytes)"
-	case d.State == "inProgress" && d.Path != "":
-		what = " still downloading to " + d.Path + " (" + strconv.FormatInt(d.Bytes, 10) + " bytes so far)"
-	case d.Path == "":
+	switch d.State {
+	case "completed":
+		what = " saved (" + size + "), where the browser did not say"
+		if d.Path != "" {
+			what = " saved at " + d.Path + " (" + size + ")"
+		}
+	case "inProgress":
+		what = " still downloading (" + size + " so far)"
+	case "denied":
 		what = " " + downloadDenied
-	default:
+	case "canceled":
 		what = " canceled"
+	default:
+		what = " " + downloadUnreported
 	}
 	return &BlockedError{Reason: ErrDownload, URL: d.URL, Detail: strconv.Quote(name) + what}
 }
 
-// downloadDenied ends the Detail of a download the policy denied.
-const downloadDenied = "denied"
+// The ends of a Detail that the advice reads.
+const (
+	downloadDenied     = "denied"
+	downloadUnreported = "unreported"
+)
 
 // downloadAdvice is the remedy of an ErrDownload with detail.
 func downloadAdvice(detail string) string {
@@ -84,8 +100,12 @@ func downloadAdvice(detail string) string {
 		return kept + "; set Options.DownloadDir to save files into a directory"
 	case strings.Contains(detail, " saved at "):
 		return kept + "; read the file from its path"
-	case strings.Contains(detail, " still downloading to "):
-		return kept + "; the file is still being written at its path"
+	case strings.Contains(detail, " still downloading "):
+		return kept + "; the file is still being written"
+	case strings.HasSuffix(detail, " "+downloadUnreported):
+		return kept + "; the browser told nothing of the file: it reports downloads only to the DevTools client that set its download policy last " +
+			"(another client may have set one since this watcher started, and that policy decides where the file goes), " +
+			"and not always for a navigation that began before the page it leaves had loaded"
 	}
 	return kept
 }

@@ -217,11 +217,11 @@ func Decode(method string, params []byte) (Event, bool) {
 		ev = DownloadWillBegin{FrameID: p.FrameID, GUID: p.GUID, URL: p.URL, SuggestedFilename: p.SuggestedFilename}
 	case "Browser.downloadProgress", "Page.downloadProgress":
 		var p struct {
-			GUID, State               string
+			GUID, State, FilePath     string
 			TotalBytes, ReceivedBytes float64
 		}
 		err = json.Unmarshal(params, &p)
-		ev = DownloadProgress{GUID: p.GUID, State: p.State, TotalBytes: int64(p.TotalBytes), ReceivedBytes: int64(p.ReceivedBytes)}
+		ev = DownloadProgress{GUID: p.GUID, State: p.State, TotalBytes: int64(p.TotalBytes), ReceivedBytes: int64(p.ReceivedBytes), FilePath: p.FilePath}
 	case "Fetch.requestPaused":
 		var p struct {
 			RequestID, NetworkID, FrameID, ResourceType string

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -19,8 +20,11 @@ import (
 // as it starts (Browser.setDownloadBehavior for the default browser
 // context, which needs no browserContextId): deny every download, or save
 // each into Config.DownloadDir under its GUID ("allowAndName": two files of
-// one name never overwrite each other, and the path is known without
-// guessing Chrome's renaming; Browser.downloadProgress names no path).
+// one name never overwrite each other). What a download became is read
+// from Chrome's reports alone, never from the policy this Browser set: a
+// later client of the browser may have set another (download.report).
+// Browser.downloadProgress names the saved file's path once it completed
+// (filePath, Chrome 128 and later).
 // Either way it asks for the browser-session events Browser.downloadWillBegin
 // (frame, GUID, URL, suggested name) and Browser.downloadProgress (GUID,
 // bytes, state), which come after the reply: the driver pushes them in with
@@ -59,7 +63,24 @@ type download struct {
 }
 
 // finished reports whether Chrome is done with it.
-func (d *download) finished() bool { return d.d.State == "completed" || d.d.State == "canceled" }
+func (d *download) finished() bool {
+	return d.d.State == "completed" || d.d.State == "canceled" || d.d.State == "denied"
+}
+
+// report takes in Chrome's progress report of it: its fate is what Chrome
+// says, whatever policy is in force and whoever set it. A download
+// canceled before a byte came was denied: measured on Chromium 156, a
+// policy that denies downloads reports one in progress with no bytes,
+// then canceled.
+func (d *download) report(e tabstate.DownloadProgress) {
+	d.d.State, d.d.Bytes = e.State, e.ReceivedBytes
+	if e.State == "canceled" && e.ReceivedBytes == 0 {
+		d.d.State = "denied"
+	}
+	if e.FilePath != "" {
+		d.d.Path = e.FilePath
+	}
+}
 
 // Download takes in Browser.downloadWillBegin or Browser.downloadProgress
 // (a [tabstate.DownloadWillBegin] or [tabstate.DownloadProgress]) and hands
@@ -118,9 +139,6 @@ func (t *Tab) download(ev tabstate.Event) {
 		}
 		t.downloadsBegun++
 		d := &download{n: t.downloadsBegun, guid: e.GUID, d: tabstate.Download{URL: e.URL, Name: e.SuggestedFilename}}
-		if dir := t.b.downloadDir(); dir != "" {
-			d.d.Path = filepath.Join(dir, e.GUID)
-		}
 		t.downloads = append(t.downloads, d)
 		if len(t.downloads) > keptDownloads {
 			t.downloads = t.downloads[1:]
@@ -128,19 +146,47 @@ func (t *Tab) download(ev tabstate.Event) {
 		t.cutForDownload()
 	case tabstate.DownloadProgress:
 		for _, d := range t.downloads {
-			if d.guid == e.GUID && !d.finished() {
-				d.d.State, d.d.Bytes = e.State, e.ReceivedBytes
+			switch {
+			case d.guid != e.GUID:
+			case !d.finished():
+				d.report(e)
 				if d.finished() {
 					done = d
 				}
+			case e.FilePath != "": // the browser's twin of a page event
+				d.d.Path = e.FilePath
 			}
 		}
+	}
+	var ended tabstate.Download
+	if done != nil {
+		ended = done.d
 	}
 	t.broadcast()
 	t.mu.Unlock()
 	if done != nil {
-		t.logf("tabguard: download ended", tabstate.Downloaded("", done.d))
+		if ended.State == "completed" && ended.Path == "" {
+			ended.Path = t.b.savedHere(done.guid, ended.Bytes)
+		}
+		t.logf("tabguard: download ended", tabstate.Downloaded("", ended))
 	}
+}
+
+// savedHere is the path of the file that the download guid saved, as this
+// Browser's policy names it, when that file is there with its size: a
+// driver whose library drops Browser.downloadProgress's filePath (rod's
+// proto) learns the path so, and only where the policy in force is this
+// Browser's, whoever else set one. Empty otherwise.
+func (b *Browser) savedHere(guid string, size int64) string {
+	dir := b.downloadDir()
+	if dir == "" || guid == "" {
+		return ""
+	}
+	path := filepath.Join(dir, guid)
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || fi.Size() != size {
+		return ""
+	}
+	return path
 }
 
 // downloadDir is where downloads are saved, made absolute as Chrome needs
@@ -202,15 +248,21 @@ func (t *Tab) downloadAnswer(ctx context.Context, url string, n0 uint64) error {
 			x := t.downloadAfter(n0)
 			return x == nil || x.finished()
 		})
+		var guid string
 		t.mu.Lock()
 		if x := t.downloadAfter(n0); x != nil {
-			d = x.d
+			d, guid = x.d, x.guid
 		}
 		t.mu.Unlock()
-	} else if dir := t.b.downloadDir(); dir != "" {
-		d = tabstate.Download{Path: dir, State: "inProgress"} // saved there, or on its way, unreported
+		if d.State == "completed" && d.Path == "" {
+			d.Path = t.b.savedHere(guid, d.Bytes)
+		}
 	}
-	return t.b.cfg.Advice.Refusal(tabstate.Downloaded(url, d))
+	be := tabstate.Downloaded(url, d)
+	if d.State == "denied" && t.b.downloadDir() != "" {
+		be.Detail += ", though this watcher's policy saves downloads: a policy set since by another watcher or client of the browser holds"
+	}
+	return t.b.cfg.Advice.Refusal(be)
 }
 
 // A guarded call during which the tab begins a download answers

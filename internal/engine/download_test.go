@@ -43,13 +43,42 @@ func TestNavigateBecomesDownload(t *testing.T) {
 			events: []tabstate.Event{
 				tabstate.DownloadWillBegin{FrameID: target, GUID: "g2", URL: fileURL, SuggestedFilename: "x.bin"},
 				tabstate.DownloadProgress{GUID: "g2", State: "inProgress", ReceivedBytes: 4096},
-				tabstate.DownloadProgress{GUID: "g2", State: "completed", TotalBytes: 4096, ReceivedBytes: 4096},
+				tabstate.DownloadProgress{GUID: "g2", State: "completed", TotalBytes: 4096, ReceivedBytes: 4096, FilePath: filepath.Join(dir, "g2")},
 			},
 			want: `"x.bin" saved at ` + filepath.Join(dir, "g2") + " (4096 bytes)",
 		},
 		{
+			// Another client set the policy since: it takes the events.
+			name: "saved under a policy of another client",
+			events: []tabstate.Event{
+				tabstate.DownloadWillBegin{FrameID: target, GUID: "g3", URL: fileURL, SuggestedFilename: "x.bin"},
+				tabstate.DownloadProgress{GUID: "g3", State: "completed", TotalBytes: 4096, ReceivedBytes: 4096, FilePath: "/elsewhere/x.bin"},
+			},
+			want: `"x.bin" saved at /elsewhere/x.bin (4096 bytes)`,
+		},
+		{
+			name: "denied under a policy of another client",
+			dir:  dir,
+			events: []tabstate.Event{
+				tabstate.DownloadWillBegin{FrameID: target, GUID: "g4", URL: fileURL, SuggestedFilename: "x.bin"},
+				tabstate.DownloadProgress{GUID: "g4", State: "inProgress", TotalBytes: 4096},
+				tabstate.DownloadProgress{GUID: "g4", State: "canceled", TotalBytes: 4096},
+			},
+			want: `"x.bin" denied, though this watcher's policy saves downloads: a policy set since by another watcher or client of the browser holds`,
+		},
+		{
+			name: "canceled",
+			events: []tabstate.Event{
+				tabstate.DownloadWillBegin{FrameID: target, GUID: "g5", URL: fileURL, SuggestedFilename: "x.bin"},
+				tabstate.DownloadProgress{GUID: "g5", State: "inProgress", TotalBytes: 4096, ReceivedBytes: 1024},
+				tabstate.DownloadProgress{GUID: "g5", State: "canceled", TotalBytes: 4096, ReceivedBytes: 1024},
+			},
+			want: `"x.bin" canceled`,
+		},
+		{
 			name: "no event names it",
-			want: `"download" denied`,
+			dir:  dir,
+			want: `"download" unreported`,
 		},
 	}
 	for _, order := range orders {
