@@ -243,3 +243,31 @@ func ExampleBlockedError_Problem() {
 	// tab renderer crashed (reason: oom): call POST /browser/reload
 	// reload the tab (Watcher.Reload)
 }
+
+func ExampleTabState_Reached() {
+	page, done := exampleTab(`<title>Orders</title><p>3 open</p>`)
+	defer done()
+	w, err := tabguard.Watch(page, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer w.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	// Navigate returns at the commit. A program that listened for Chrome's
+	// firstMeaningfulPaint lifecycle event waits for the milestone instead:
+	// the watcher keeps the milestones of the tab's current document.
+	if err := w.Navigate(ctx, w.State().URL+"?fresh"); err != nil {
+		fmt.Println(err)
+		return
+	}
+	s, err := w.Wait(ctx, func(s tabguard.TabState) bool { return s.Reached(tabguard.FirstMeaningfulPaint) })
+	fmt.Println(s.Reached(tabguard.DOMContentLoaded|tabguard.FirstContentfulPaint), err)
+	res, err := w.Eval(ctx, `() => document.querySelector("p").textContent`)
+	fmt.Println(res.Value.Str(), err)
+	// Output:
+	// true <nil>
+	// 3 open <nil>
+}
