@@ -137,7 +137,7 @@ func launchWithHome(t *testing.T, home string) *testbrowser.Browser {
 		l.Kill()
 		t.Fatal(err)
 	}
-	b := &testbrowser.Browser{Browser: rb, Launcher: l, URL: u}
+	b := &testbrowser.Browser{Browser: rb, Launcher: l, URL: u, Home: home}
 	t.Cleanup(b.Close)
 	return b
 }

@@ -146,7 +146,7 @@ func call(ctx context.Context, b *rod.Browser, id, method string, params, result
 // targetInfo is rod's target info as the engine reads it.
 func targetInfo(i *proto.TargetTargetInfo) engine.TargetInfo {
 	return engine.TargetInfo{TargetID: string(i.TargetID), Type: string(i.Type), Title: i.Title, URL: i.URL,
-		Attached: i.Attached, OpenerID: string(i.OpenerID)}
+		Attached: i.Attached, OpenerID: string(i.OpenerID), BrowserContextID: string(i.BrowserContextID)}
 }
 
 // exception is a JavaScript exception in a script the engine ran, as

@@ -164,7 +164,8 @@ func (d *driver) close() {
 // targetInfo is cdproto's target info as the engine reads it.
 func targetInfo(i *target.Info) engine.TargetInfo {
 	return engine.TargetInfo{TargetID: string(i.TargetID), Type: i.Type, Title: i.Title, URL: i.URL,
-		Attached: i.Attached, OpenerID: string(i.OpenerID), ParentID: string(i.ParentID), ParentFrameID: string(i.ParentFrameID)}
+		Attached: i.Attached, OpenerID: string(i.OpenerID), ParentID: string(i.ParentID), ParentFrameID: string(i.ParentFrameID),
+		BrowserContextID: string(i.BrowserContextID)}
 }
 
 // exception is a JavaScript exception in a script the engine ran, as

@@ -60,6 +60,10 @@ type Browser struct {
 	fmu           sync.Mutex              // guards iframeTargets and downloads; no other lock is taken while it is held
 	iframeTargets map[string]iframeTarget // out-of-process iframes by target (= frame) ID
 	downloads     map[string]string       // the target of each download under way, by GUID
+
+	cmu            sync.Mutex                // guards contexts and defaultContext; taken before mu
+	contexts       map[string]*contextPolicy // the policies in each browser context but the default (contexts.go)
+	defaultContext string                    // the default browser context's ID, once Start knows it
 }
 
 // NewBrowser makes the Browser of a driver's browser. It sends nothing:
@@ -107,16 +111,25 @@ func (b *Browser) Start(ctx context.Context) error {
 			return b.startFailed("ask for its target events", err, false)
 		}
 	}
-	var res targetsResult
+	var (
+		res      targetsResult
+		contexts contextsResult
+	)
 	errs := together(
 		func() error { return s.call(ctx, b.d, "Target.getTargets", "Target.getTargets", nil, &res) },
-		func() error { return b.downloadPolicy(ctx, s) },
-		func() error { return b.permissionPolicy(ctx, s) },
+		func() error {
+			return s.call(ctx, b.d, "Target.getBrowserContexts", "Target.getBrowserContexts", nil, &contexts)
+		},
+		func() error { return b.downloadPolicy(ctx, s, "") },
+		func() error { return b.permissionPolicy(ctx, s, "") },
 	)
-	for i, what := range []string{"list its tabs", "set its download policy", "set its permission policy"} {
+	for i, what := range []string{"list its tabs", "list its browser contexts", "set its download policy", "set its permission policy"} {
 		if errs[i] != nil {
 			return b.startFailed(what, errs[i], true)
 		}
+	}
+	if err := b.startContexts(ctx, s, contexts); err != nil {
+		return b.startFailed("set its policies in its browser contexts", err, true)
 	}
 	for _, info := range res.TargetInfos {
 		b.seen(info, false)

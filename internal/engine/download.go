@@ -36,19 +36,20 @@ import (
 
 // downloadBehaviorParams is Browser.setDownloadBehavior's.
 type downloadBehaviorParams struct {
-	Behavior      string `json:"behavior"`
-	DownloadPath  string `json:"downloadPath,omitempty"`
-	EventsEnabled bool   `json:"eventsEnabled"`
+	Behavior         string `json:"behavior"`
+	BrowserContextID string `json:"browserContextId,omitempty"`
+	DownloadPath     string `json:"downloadPath,omitempty"`
+	EventsEnabled    bool   `json:"eventsEnabled"`
 }
 
-// downloadPolicy sets the browser's download policy: deny, or save into
-// dir. It is called once, by Start.
-func (b *Browser) downloadPolicy(ctx context.Context, s *starter) error {
-	p := downloadBehaviorParams{Behavior: "deny", EventsEnabled: true}
+// downloadPolicy sets the download policy of the browser context bc (""
+// is the default one): deny, or save into dir (contexts.go).
+func (b *Browser) downloadPolicy(ctx context.Context, s *starter, bc string) error {
+	p := downloadBehaviorParams{Behavior: "deny", BrowserContextID: bc, EventsEnabled: true}
 	if dir := b.downloadDir(); dir != "" {
 		p.Behavior, p.DownloadPath = "allowAndName", dir
 	}
-	return s.call(ctx, b.d, "Browser.setDownloadBehavior", "Browser.setDownloadBehavior", p, nil)
+	return s.call(ctx, b.d, "Browser.setDownloadBehavior"+inContext(bc), "Browser.setDownloadBehavior", p, nil)
 }
 
 // keptDownloads bounds how many downloads a tab remembers: a page that

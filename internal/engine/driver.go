@@ -118,4 +118,7 @@ type TargetInfo struct {
 	// target: the page target, and the frame, that hold it.
 	ParentID      string `json:"parentId,omitempty"`
 	ParentFrameID string `json:"parentFrameId,omitempty"`
+	// BrowserContextID is the browser context the target lives in (an
+	// incognito one from Target.createBrowserContext, or the default).
+	BrowserContextID string `json:"browserContextId,omitempty"`
 }

@@ -36,20 +36,21 @@ type permissionParams struct {
 	Permission struct {
 		Name string `json:"name"`
 	} `json:"permission"`
-	Setting string `json:"setting"`
-	Origin  string `json:"origin,omitempty"`
+	Setting          string `json:"setting"`
+	Origin           string `json:"origin,omitempty"`
+	BrowserContextID string `json:"browserContextId,omitempty"`
 }
 
-// permissionPolicy denies every prompting permission browser-wide, then
-// grants Config.Permissions, all at once: an origin's setting outlives a
-// browser-wide one whichever came first. It is called once, by Start,
-// after the grants were checked.
-func (b *Browser) permissionPolicy(ctx context.Context, s *starter) error {
+// permissionPolicy denies every prompting permission in the browser
+// context bc ("" is the default one), then grants Config.Permissions, all
+// at once: an origin's setting outlives a context-wide one whichever came
+// first. Start calls it after the grants were checked (contexts.go).
+func (b *Browser) permissionPolicy(ctx context.Context, s *starter, bc string) error {
 	names := tabstate.PromptingPermissions()
 	calls := make([]func() error, 0, len(names))
 	for _, name := range names {
 		calls = append(calls, func() error {
-			return s.call(ctx, b.d, "Browser.setPermission "+name, "Browser.setPermission", permission(name, "denied", ""), nil)
+			return s.call(ctx, b.d, "Browser.setPermission "+name+inContext(bc), "Browser.setPermission", permission(name, "denied", "", bc), nil)
 		})
 	}
 	type grant struct{ name, origin string }
@@ -58,7 +59,7 @@ func (b *Browser) permissionPolicy(ctx context.Context, s *starter) error {
 		for _, name := range g.Permissions {
 			grants = append(grants, grant{name, g.Origin})
 			calls = append(calls, func() error {
-				return s.call(ctx, b.d, "Browser.setPermission "+name+" for "+g.Origin, "Browser.setPermission", permission(name, "granted", g.Origin), nil)
+				return s.call(ctx, b.d, "Browser.setPermission "+name+" for "+g.Origin+inContext(bc), "Browser.setPermission", permission(name, "granted", g.Origin, bc), nil)
 			})
 		}
 	}
@@ -89,8 +90,8 @@ func (b *Browser) permissionPolicy(ctx context.Context, s *starter) error {
 }
 
 // permission is Browser.setPermission's params.
-func permission(name, setting, origin string) permissionParams {
-	p := permissionParams{Setting: setting, Origin: origin}
+func permission(name, setting, origin, bc string) permissionParams {
+	p := permissionParams{Setting: setting, Origin: origin, BrowserContextID: bc}
 	p.Permission.Name = name
 	return p
 }

@@ -107,6 +107,7 @@ type target struct {
 
 // TargetCreated takes in Target.targetCreated.
 func (b *Browser) TargetCreated(info TargetInfo) {
+	b.learnContext(info.BrowserContextID)
 	if info.Type == "page" && !info.Attached {
 		b.mu.Lock()
 		b.lastCreated = newTarget{id: info.TargetID, url: info.URL, title: info.Title, at: time.Now()}

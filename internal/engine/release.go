@@ -98,8 +98,19 @@ func (b *Browser) endHandBacks() {
 // Chrome confirmed them: a call that did not answer in time may still take
 // effect. The commands go out after the start's, on the same connection.
 func (b *Browser) undoPolicies() {
-	b.handBack(b.life, b.d, "", []handBackCall{
+	calls := []handBackCall{
 		{method: "Browser.setDownloadBehavior", params: downloadBehaviorParams{Behavior: "default"}},
 		{method: "Browser.resetPermissions"},
-	})
+	}
+	for _, bc := range b.contextIDs() {
+		calls = append(calls,
+			handBackCall{method: "Browser.setDownloadBehavior", params: downloadBehaviorParams{Behavior: "default", BrowserContextID: bc}},
+			handBackCall{method: "Browser.resetPermissions", params: contextParams{BrowserContextID: bc}})
+	}
+	b.handBack(b.life, b.d, "", calls)
+}
+
+// contextParams names a browser context, as Browser.resetPermissions takes it.
+type contextParams struct {
+	BrowserContextID string `json:"browserContextId,omitempty"`
 }

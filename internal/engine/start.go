@@ -67,6 +67,9 @@ func (t *Tab) start(ctx context.Context) error {
 			return t.startError(what, errs[i])
 		}
 	}
+	if err := t.awaitContext(pctx, s, info.TargetInfo.BrowserContextID); err != nil {
+		return t.startError("set the policies in its browser context", err)
+	}
 	url, committed := learnURL(info.TargetInfo.URL, hist)
 	t.mu.Lock()
 	if !committed && t.located != "" && (t.located == url || url == "" && ownDocument(t.located)) {

@@ -72,6 +72,7 @@ func TestStartBoundedByCaller(t *testing.T) {
 		f.Handle(m, slow(struct{}{}))
 	}
 	f.Handle("Target.getTargets", slow(map[string]any{"targetInfos": []any{}}))
+	f.Handle("Target.getBrowserContexts", slow(map[string]any{"browserContextIds": []any{}}))
 	b := engine.NewBrowser(f.Driver(), engine.Config{DiscoverTargets: true,
 		Permissions: []tabstate.PermissionGrant{{Origin: "http://127.0.0.1:1", Permissions: []string{"geolocation"}}}})
 	f.Attach(b)
@@ -96,7 +97,7 @@ func TestStartBoundedByCaller(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := enginetest.New(enginetest.EventsFirst)
 			t.Cleanup(f.Close)
-			for _, m := range []string{"Target.getTargets", "Browser.setDownloadBehavior", "Browser.setPermission"} {
+			for _, m := range []string{"Target.getTargets", "Target.getBrowserContexts", "Browser.setDownloadBehavior", "Browser.setPermission"} {
 				f.Handle(m, func(_ string, p json.RawMessage) enginetest.Reply {
 					if tt.hang(m, p) {
 						return enginetest.Reply{Hang: true}

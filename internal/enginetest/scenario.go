@@ -21,7 +21,7 @@ var Methods = []string{
 	"Fetch.enable", "Fetch.continueRequest", "Fetch.continueWithAuth", "Fetch.disable",
 	"Security.enable", "Security.setOverrideCertificateErrors", "Security.handleCertificateError",
 	"Page.setInterceptFileChooserDialog", "DOM.setFileInputFiles", "DOM.resolveNode", "Runtime.callFunctionOn", "Runtime.releaseObject",
-	"Page.removeScriptToEvaluateOnNewDocument", "Page.setLifecycleEventsEnabled",
+	"Page.removeScriptToEvaluateOnNewDocument", "Page.setLifecycleEventsEnabled", "Target.getBrowserContexts",
 }
 
 // Messages drives a Browser over a fake through every command the engine
