@@ -105,6 +105,7 @@ func TestWireFramesAddNoMessage(t *testing.T) {
 		want = append(want, "browser Browser.setPermission") // the permission policy, once
 	}
 	want = append(want,
+		"browser Target.getBrowserContexts",         // the contexts the policies go to
 		"browser Target.getTargetInfo",              // the tab's URL
 		"browser Target.getTargets",                 // the browser's tabs
 		"tab Inspector.enable",                      // a crash before Watch

@@ -65,6 +65,10 @@ func TestPoliciesInEveryContext(t *testing.T) {
 				require.NoError(t, err)
 				t.Cleanup(func() { _ = w.Close() })
 				require.NoError(t, w.Navigate(within(t, 10*time.Second), srv.URL))
+				// Chrome tells of a download only when the page before it
+				// had finished loading.
+				_, err = w.Wait(within(t, 10*time.Second), func(s chromedpguard.TabState) bool { return s.Loaded })
+				require.NoError(t, err)
 				return w
 			}
 			download := func(t *testing.T, w *chromedpguard.Watcher) string {
