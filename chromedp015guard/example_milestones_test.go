@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/tabguard/tabguard/chromedp015guard"
 )
@@ -18,12 +20,12 @@ func ExampleTabState_Reached() {
 		fmt.Fprint(w, `<!doctype html><title>Orders</title><p>3 open</p>`)
 	}))
 	defer srv.Close()
-	tab, closeTab := chromedp.NewContext(sharedBrowser)
-	defer closeTab()
-	if err := chromedp.Run(tab); err != nil {
+	tab, closeTab, err := exampleWindowTab()
+	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	defer closeTab()
 	ctx, cancel := context.WithTimeout(tab, 30*time.Second)
 	defer cancel()
 	w, err := chromedp015guard.Watch(tab, nil)
@@ -43,8 +45,34 @@ func ExampleTabState_Reached() {
 	s, err := w.Wait(ctx, func(s chromedp015guard.TabState) bool { return s.Reached(chromedp015guard.FirstMeaningfulPaint) })
 	fmt.Println(s.Reached(chromedp015guard.DOMContentLoaded|chromedp015guard.FirstContentfulPaint), err)
 	res, err := w.Eval(ctx, `() => document.querySelector("p").textContent`)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	fmt.Println(string(res.Value), err)
 	// Output:
 	// true <nil>
 	// "3 open" <nil>
+}
+
+// exampleWindowTab opens a tab of the tests' browser in a window of its
+// own: a tab that another tab of its window hides paints nothing.
+func exampleWindowTab() (context.Context, context.CancelFunc, error) {
+	ctx, cancel := context.WithTimeout(sharedBrowser, 10*time.Second)
+	defer cancel()
+	var id target.ID
+	err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		var err error
+		id, err = target.CreateTarget("about:blank").WithNewWindow(true).Do(cdp.WithExecutor(ctx, chromedp.FromContext(ctx).Browser))
+		return err
+	}))
+	if err != nil {
+		return nil, nil, err
+	}
+	tab, closeTab := chromedp.NewContext(sharedBrowser, chromedp.WithTargetID(id))
+	if err := chromedp.Run(tab); err != nil {
+		closeTab()
+		return nil, nil, err
+	}
+	return tab, closeTab, nil
 }

@@ -10,19 +10,29 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/tabguard/tabguard/chromedpguard"
 )
 
 // The examples below run against a real headless Chromium: exampleTab
 // stands in for the tab a program opens with chromedp.NewContext on its
-// own allocator, and serves html at the URL it returns.
+// own allocator, and serves html at the URL it returns. The tab has a
+// window of its own: a tab that another tab of its window hides paints
+// nothing.
 func exampleTab(html string) (tab context.Context, url string, done func()) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, html)
 	}))
-	tab, cancel := chromedp.NewContext(sharedBrowser)
+	ctx, cancelOpen := context.WithTimeout(sharedBrowser, 10*time.Second)
+	defer cancelOpen()
+	window := true
+	id, err := chromedp.CallBrowser(ctx, target.CreateTarget, target.CreateTargetParams{URL: "about:blank", NewWindow: &window})
+	if err != nil {
+		panic(fmt.Errorf("open example tab: %w", err))
+	}
+	tab, cancel := chromedp.NewContext(sharedBrowser, chromedp.WithTargetID(id.TargetID))
 	return tab, srv.URL, func() {
 		cancel()
 		srv.Close()
