@@ -236,8 +236,9 @@ func (t ownTransport) Read() ([]byte, error) {
 }
 
 // A rod browser on a transport of the program's own, ended by a close
-// frame: the eval in flight reports the transport's error, and every
-// later refusal carries that first reason, not a vaguer later one.
+// frame: the eval in flight answers ErrBrowserGone with the frame's code
+// and reason, and every later refusal carries that first reason, not a
+// vaguer later one.
 func TestCloseFrameOnOwnTransport(t *testing.T) {
 	t.Parallel()
 	remote := startRemoteChromium(t)
@@ -259,9 +260,8 @@ func TestCloseFrameOnOwnTransport(t *testing.T) {
 	p.SendAll(faultproxy.CloseFrame(1011, "session timeout"))
 	select {
 	case err := <-done:
-		t.Logf("in flight: %v (%T)", err, err)
-		require.ErrorContains(t, err, `"session timeout"`, "the eval in flight")
-		t.Logf("state: %+v", w.State())
+		require.ErrorIs(t, err, tabguard.ErrBrowserGone, "the eval in flight: %v", err)
+		require.ErrorContains(t, err, `StatusInternalError and reason = "session timeout"`, "the eval in flight")
 	case <-time.After(10 * time.Second):
 		t.Fatal("the eval did not answer within 10s of the close frame")
 	}
