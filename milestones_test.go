@@ -2,10 +2,6 @@ package tabguard_test
 
 import (
 	"context"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/faultrows"
 	"github.com/tabguard/tabguard/internal/testbrowser"
 )
 
@@ -25,42 +22,6 @@ const allMilestones = tabguard.DOMContentLoaded | tabguard.FirstContentfulPaint 
 // page that has shown its content and stopped loading.
 func settled(s tabguard.TabState) bool {
 	return s.Reached(tabguard.FirstMeaningfulPaint | tabguard.NetworkIdle | tabguard.DOMContentLoaded)
-}
-
-// serveMilestones starts a 127.0.0.1 server for t: "/" is a page of text and
-// an image, "/held" one whose image the server holds until release is
-// called, so its document cannot reach NetworkIdle before.
-func serveMilestones(t *testing.T) (srv *httptest.Server, release func()) {
-	t.Helper()
-	held := make(chan struct{})
-	var once sync.Once
-	release = func() { once.Do(func() { close(held) }) }
-	const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="teal"/></svg>`
-	mux := http.NewServeMux()
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprint(w, `<!doctype html><title>one</title><p>héllo</p><img src="/dot.svg">`)
-	})
-	mux.HandleFunc("/held", func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprint(w, `<!doctype html><title>two</title><p>wörld</p><img src="/held.svg">`)
-	})
-	mux.HandleFunc("/dot.svg", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "image/svg+xml")
-		fmt.Fprint(w, svg)
-	})
-	mux.HandleFunc("/held.svg", func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-held:
-		case <-r.Context().Done():
-			return
-		}
-		w.Header().Set("Content-Type", "image/svg+xml")
-		fmt.Fprint(w, svg)
-	})
-	mux.HandleFunc("/favicon.ico", http.NotFound)
-	srv = httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	t.Cleanup(release) // runs first: Close waits for the handlers
-	return srv, release
 }
 
 // windowPage opens a blank tab in a window of its own on the shared
@@ -82,7 +43,7 @@ func windowPage(t *testing.T) *rod.Page {
 // TestMilestones: a navigation reaches every milestone, and the next one
 // starts from none, whatever the first document reached.
 func TestMilestones(t *testing.T) {
-	srv, release := serveMilestones(t)
+	srv, release := faultrows.MilestonesServer(t)
 	w := watch(t, windowPage(t), nil)
 	ctx := testbrowser.Context(t, 30*time.Second)
 
@@ -123,7 +84,7 @@ func TestMilestones(t *testing.T) {
 // the milestones Chrome tells again when the watcher enables lifecycle
 // events: DOMContentLoaded and the network ones, not the paints.
 func TestMilestonesAfterLoad(t *testing.T) {
-	srv, _ := serveMilestones(t)
+	srv, _ := faultrows.MilestonesServer(t)
 	page := windowPage(t)
 	ctx := testbrowser.Context(t, 30*time.Second)
 	idle := idleAfter(t, page, srv.URL+"/")

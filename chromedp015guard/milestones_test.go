@@ -2,9 +2,7 @@ package chromedp015guard_test
 
 import (
 	"context"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
+	"github.com/tabguard/tabguard/internal/faultrows"
 	"sync"
 	"testing"
 	"time"
@@ -25,42 +23,6 @@ const allMilestones = chromedp015guard.DOMContentLoaded | chromedp015guard.First
 // page that has shown its content and stopped loading.
 func settled(s chromedp015guard.TabState) bool {
 	return s.Reached(chromedp015guard.FirstMeaningfulPaint | chromedp015guard.NetworkIdle | chromedp015guard.DOMContentLoaded)
-}
-
-// serveMilestones starts a 127.0.0.1 server for t: "/" is a page of text and
-// an image, "/held" one whose image the server holds until release is
-// called, so its document cannot reach NetworkIdle before.
-func serveMilestones(t *testing.T) (srv *httptest.Server, release func()) {
-	t.Helper()
-	held := make(chan struct{})
-	var once sync.Once
-	release = func() { once.Do(func() { close(held) }) }
-	const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="teal"/></svg>`
-	mux := http.NewServeMux()
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprint(w, `<!doctype html><title>one</title><p>héllo</p><img src="/dot.svg">`)
-	})
-	mux.HandleFunc("/held", func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprint(w, `<!doctype html><title>two</title><p>wörld</p><img src="/held.svg">`)
-	})
-	mux.HandleFunc("/dot.svg", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "image/svg+xml")
-		fmt.Fprint(w, svg)
-	})
-	mux.HandleFunc("/held.svg", func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-held:
-		case <-r.Context().Done():
-			return
-		}
-		w.Header().Set("Content-Type", "image/svg+xml")
-		fmt.Fprint(w, svg)
-	})
-	mux.HandleFunc("/favicon.ico", http.NotFound)
-	srv = httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	t.Cleanup(release) // runs first: Close waits for the handlers
-	return srv, release
 }
 
 // windowTab opens a blank tab in a window of its own on the shared
@@ -94,7 +56,7 @@ func watch(t *testing.T, tab context.Context) *chromedp015guard.Watcher {
 // TestMilestones: a navigation reaches every milestone, and the next one
 // starts from none, whatever the first document reached.
 func TestMilestones(t *testing.T) {
-	srv, release := serveMilestones(t)
+	srv, release := faultrows.MilestonesServer(t)
 	w := watch(t, windowTab(t))
 	ctx := within(t, 30*time.Second)
 
@@ -136,7 +98,7 @@ func TestMilestones(t *testing.T) {
 // events: DOMContentLoaded and the network ones, not the paints. chromedp
 // had them enabled all along, but the watcher was not listening then.
 func TestMilestonesAfterLoad(t *testing.T) {
-	srv, _ := serveMilestones(t)
+	srv, _ := faultrows.MilestonesServer(t)
 	tab := windowTab(t)
 	idleAfter(t, tab, srv.URL+"/")
 
