@@ -61,7 +61,7 @@ func TestFrameAdvice(t *testing.T) {
 		enginetest.Page(sess, tabstate.FrameAttached{FrameID: "failed", ParentID: target}),
 		enginetest.Page(sess, tabstate.NavigationStarted{FrameID: "failed", LoaderID: "L2", URL: "http://127.0.0.1:1/dead"}),
 		enginetest.Page(sess, tabstate.LoadingFailed{RequestID: "L2", ErrorText: "net::ERR_CONNECTION_REFUSED"}))
-	frameDocument(fx.f, "src", "/inner")
+	frameDocument(fx.f, "loading", "lazy", "src", "/inner") // "lazy" is out of view: it lies nowhere
 
 	_, err := fx.tab.EvalFrame(deadline(t), "gone", `() => 1`, nil)
 	assert.EqualError(t, err, "frame is detached: no such frame in the tab (frame gone): call list_frames")
@@ -69,7 +69,7 @@ func TestFrameAdvice(t *testing.T) {
 	assert.EqualError(t, err, "frame has no document: net::ERR_CONNECTION_REFUSED loading http://127.0.0.1:1/dead: reload the tab (Watcher.Reload)",
 		"not the tab's navigate")
 	for id, want := range map[string]string{"lazy": advice.FrameLazy, "stalled": advice.FrameLoading} {
-		ctx, cancel := context.WithTimeout(deadline(t), 100*time.Millisecond)
+		ctx, cancel := context.WithTimeout(deadline(t), time.Second) // time to ask the iframe why
 		_, err = fx.tab.EvalFrame(ctx, id, `() => 1`, nil)
 		cancel()
 		var te *tabstate.TimeoutError

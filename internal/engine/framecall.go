@@ -105,7 +105,8 @@ func (t *Tab) inFrame(ctx context.Context, op, id string, fn func(ctx context.Co
 	if err != nil {
 		return err
 	}
-	r, err := t.reachFrame(cctx, call)
+	var why frameWhy
+	r, err := t.reachFrame(cctx, call, &why)
 	if err == nil {
 		err = fn(cctx, r)
 	}
@@ -115,7 +116,7 @@ func (t *Tab) inFrame(ctx context.Context, op, id string, fn func(ctx context.Co
 	case err == nil:
 		return t.chooserDuring(call)
 	case late && call.waiting:
-		return t.frameTimeout(call, op)
+		return t.frameTimeout(call, op, &why)
 	case late:
 		te := t.timedOut(&call.clock, op)
 		t.logf("tabguard: frame eval timed out", te)
@@ -128,32 +129,6 @@ func (t *Tab) inFrame(ctx context.Context, op, id string, fn func(ctx context.Co
 		return denied
 	}
 	return t.explain(t.frameError(call, err))
-}
-
-// frameTimeout is the timeout of a call that waited for its frame's first
-// document to the end.
-func (t *Tab) frameTimeout(call *inflight, op string) error {
-	t.mu.Lock()
-	f, _ := t.tab.Frame(call.frame)
-	t.mu.Unlock()
-	te := &tabstate.TimeoutError{Op: op, Limit: call.clock.limit, Cause: tabstate.TimeoutLoading, Frame: call.frame,
-		Doing:  "frame " + call.frame + " never loaded a document: a lazy iframe out of view, or one that was never given a page",
-		Advice: "scroll the iframe into view with Watcher.Eval, or read the frames that loaded (Watcher.Frames)"}
-	remedy := ""
-	if a := t.b.cfg.Advice; a != nil {
-		remedy = a.FrameLazy
-	}
-	if f.URL != "" && f.URL != initialDocument {
-		te.Doing = "frame " + call.frame + " still loading " + tabstate.ShownURL(f.URL) + ": its server never answered"
-		te.Advice = "read the frames that loaded (Watcher.Frames)"
-		if a := t.b.cfg.Advice; a != nil {
-			remedy = a.FrameLoading
-		}
-	}
-	if remedy != "" {
-		te.Advice = remedy
-	}
-	return te
 }
 
 // frameError says what a driver error of a call in a frame means: the

@@ -8,8 +8,10 @@ import (
 )
 
 // reachFrame waits, within ctx, for call's frame to hold a document of its
-// own, and returns how to reach it.
-func (t *Tab) reachFrame(ctx context.Context, call *inflight) (*reach, error) {
+// own, and returns how to reach it. A call that still waits shortly before
+// its deadline reads into why what the frame's iframe asks for, once.
+func (t *Tab) reachFrame(ctx context.Context, call *inflight, why *frameWhy) (*reach, error) {
+	defer why.stop()
 	for {
 		t.mu.Lock()
 		err := t.frameRefusal(call.frame)
@@ -46,10 +48,24 @@ func (t *Tab) reachFrame(ctx context.Context, call *inflight) (*reach, error) {
 			return t.resolveFrame(ctx, call, false)
 		}
 		call.waiting = true
+		if err := t.awaitFrame(ctx, call, why, changed); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// awaitFrame waits, within ctx, for news of call's frame on changed. When
+// why's time comes it asks why the frame holds no document, and goes on
+// waiting: the frame is reached again only when it changes.
+func (t *Tab) awaitFrame(ctx context.Context, call *inflight, why *frameWhy, changed <-chan struct{}) error {
+	for {
 		select {
 		case <-changed:
+			return nil
+		case <-why.due(call):
+			t.askWhy(ctx, call, why)
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return ctx.Err()
 		}
 	}
 }
