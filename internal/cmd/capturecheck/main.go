@@ -113,6 +113,7 @@ func run(headed bool, only string, recovery, withRod bool, deadline time.Duratio
 	fmt.Println(strings.Join(probes, "\n"))
 	if recovery {
 		fmt.Println()
+		fmt.Println(m.terminate())
 		for _, fault := range []string{"hang", "busy"} {
 			for _, way := range []string{"crash+reload", "close+create", "close+create, another tab open"} {
 				fmt.Println(m.recover(fault, way))
@@ -720,6 +721,44 @@ func (m *meter) recover(fault, way string) string {
 	}
 	say("Target.createTarget same context, /p2: %s, loaded in %d ms", orOK(err), time.Since(start).Milliseconds())
 	say("after: %s", tabState(b, np))
+	return strings.Join(report, "\n") + "\n"
+}
+
+// terminate starts a screenshot of a tab busy in a loop, stops the loop
+// with Runtime.terminateExecution 2 s later, and says whether the waiting
+// screenshot then answers, and whether a PDF taken after it does.
+func (m *meter) terminate() string {
+	b, stop, err := m.launch(true)
+	if err != nil {
+		return "launch: " + err.Error()
+	}
+	defer stop()
+	var c tabCase
+	for _, c = range cases() {
+		if c.name == "busy script" {
+			break
+		}
+	}
+	p, _, err := m.open(b, c)
+	if err != nil {
+		return "setup: " + describe(err)
+	}
+	report := []string{"**busy, a screenshot waiting, then Runtime.terminateExecution**"}
+	ctx, cancel := context.WithTimeout(context.Background(), m.deadline)
+	defer cancel()
+	start := time.Now()
+	shot := make(chan string, 1)
+	go func() { shot <- viewport(p.Context(ctx)) }()
+	time.Sleep(2 * time.Second)
+	tctx, tcancel := context.WithTimeout(context.Background(), probeBound)
+	err = (proto.RuntimeTerminateExecution{}).Call(p.Context(tctx))
+	tcancel()
+	report = append(report, fmt.Sprintf("- Runtime.terminateExecution at %d ms: %s", time.Since(start).Milliseconds(), orOK(err)))
+	report = append(report, fmt.Sprintf("- the waiting screenshot: %s at %d ms", <-shot, time.Since(start).Milliseconds()))
+	pctx, pcancel := context.WithTimeout(context.Background(), m.deadline)
+	defer pcancel()
+	start = time.Now()
+	report = append(report, fmt.Sprintf("- a PDF after it: %s in %d ms", pdfMessage(p.Context(pctx)), time.Since(start).Milliseconds()))
 	return strings.Join(report, "\n") + "\n"
 }
 
