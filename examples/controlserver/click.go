@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/tabguard/tabguard/internal/agentprompt"
+	"github.com/tabguard/tabguard/tabstate"
 )
 
 // handleClick serves POST /browser/click: it presses and releases the
@@ -22,5 +23,5 @@ func (s *Server) handleClick(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err, "")
 		return
 	}
-	writeJSON(w, http.StatusOK, ClickResponse{Tab: req.Tab, URL: t.State().URL, Tag: c.Tag, Files: c.Files})
+	writeJSON(w, http.StatusOK, ClickResponse{Tab: req.Tab, URL: tabstate.ShownURL(t.State().URL), Tag: c.Tag, Files: c.Files})
 }

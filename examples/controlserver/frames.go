@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/tabstate"
 )
 
 // handleFrames serves GET /browser/frames?tab=ID.
@@ -19,7 +20,7 @@ func (s *Server) handleFrames(w http.ResponseWriter, r *http.Request) {
 	frames := t.Frames()
 	out := FramesResponse{Frames: []FrameInfo{}}
 	for _, f := range frames {
-		info := FrameInfo{Frame: f.ID, Parent: f.ParentID, URL: f.URL, OutOfProcess: f.OutOfProcess, Loading: f.Loading}
+		info := FrameInfo{Frame: f.ID, Parent: f.ParentID, URL: tabstate.ShownURL(f.URL), OutOfProcess: f.OutOfProcess, Loading: f.Loading}
 		problem := f.Refusal
 		if problem == nil {
 			problem = frameReach(s.urls, frames, f.ID)

@@ -12,6 +12,7 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/tabguard/tabguard"
 	"github.com/tabguard/tabguard/internal/agentprompt"
+	"github.com/tabguard/tabguard/tabstate"
 )
 
 // DefaultLoadTimeout bounds the page load of POST /browser/tabs,
@@ -297,7 +298,7 @@ func (s *Server) Close() error {
 
 // tabInfo is what GET /browser/tabs says of one tab.
 func tabInfo(ti tabguard.TabInfo) TabInfo {
-	info := TabInfo{Tab: string(ti.TargetID), URL: ti.URL, Title: ti.Title, Opener: string(ti.OpenerID), Watched: ti.Watched}
+	info := TabInfo{Tab: string(ti.TargetID), URL: tabstate.ShownURL(ti.URL), Title: ti.Title, Opener: string(ti.OpenerID), Watched: ti.Watched}
 	if ti.Refusal != nil {
 		_, info.Problem = apiError(ti.Refusal)
 	}

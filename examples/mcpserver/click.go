@@ -5,6 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tabguard/tabguard/internal/agentprompt"
+	"github.com/tabguard/tabguard/tabstate"
 )
 
 // click presses and releases the left button at in.X, in.Y, as a user
@@ -21,5 +22,5 @@ func (t *browserTools) click(ctx context.Context, _ *mcp.CallToolRequest, in Cli
 	if err != nil {
 		return nil, ClickOutput{}, toolError(err)
 	}
-	return nil, ClickOutput{Tab: in.Tab, URL: w.State().URL, Tag: c.Tag, Files: c.Files}, nil
+	return nil, ClickOutput{Tab: in.Tab, URL: tabstate.ShownURL(w.State().URL), Tag: c.Tag, Files: c.Files}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/tabstate"
 )
 
 func (t *browserTools) listFrames(ctx context.Context, _ *mcp.CallToolRequest, in TabInput) (*mcp.CallToolResult, ListFramesOutput, error) {
@@ -16,7 +17,7 @@ func (t *browserTools) listFrames(ctx context.Context, _ *mcp.CallToolRequest, i
 	frames := w.Frames()
 	out := ListFramesOutput{Frames: []FrameInfo{}}
 	for _, f := range frames {
-		info := FrameInfo{Frame: f.ID, Parent: f.ParentID, URL: f.URL, OutOfProcess: f.OutOfProcess, Loading: f.Loading}
+		info := FrameInfo{Frame: f.ID, Parent: f.ParentID, URL: tabstate.ShownURL(f.URL), OutOfProcess: f.OutOfProcess, Loading: f.Loading}
 		problem := f.Refusal
 		if problem == nil {
 			problem = frameReach(t.urls, frames, f.ID)

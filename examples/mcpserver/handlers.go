@@ -7,12 +7,13 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/tabstate"
 )
 
 func (t *browserTools) listTabs(ctx context.Context, _ *mcp.CallToolRequest, _ ListTabsInput) (*mcp.CallToolResult, ListTabsOutput, error) {
 	out := ListTabsOutput{Tabs: []TabInfo{}}
 	for _, ti := range t.bw.Tabs() {
-		info := TabInfo{Tab: string(ti.TargetID), URL: ti.URL, Title: ti.Title, Opener: string(ti.OpenerID), Watched: ti.Watched}
+		info := TabInfo{Tab: string(ti.TargetID), URL: tabstate.ShownURL(ti.URL), Title: ti.Title, Opener: string(ti.OpenerID), Watched: ti.Watched}
 		if ti.Refusal != nil {
 			info.Problem = toolError(ti.Refusal).Error()
 		}
@@ -38,7 +39,7 @@ func (t *browserTools) openTab(ctx context.Context, _ *mcp.CallToolRequest, in O
 	if err != nil {
 		return nil, TabOutput{}, fmt.Errorf("tab %s: %w", w.TargetID(), toolError(err))
 	}
-	return nil, TabOutput{Tab: string(w.TargetID()), URL: w.State().URL}, nil
+	return nil, TabOutput{Tab: string(w.TargetID()), URL: tabstate.ShownURL(w.State().URL)}, nil
 }
 
 func (t *browserTools) navigate(ctx context.Context, _ *mcp.CallToolRequest, in NavigateInput) (*mcp.CallToolResult, TabOutput, error) {
