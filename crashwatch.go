@@ -72,6 +72,15 @@ type Options struct {
 	// where a browser left alone saves into its user's Downloads folder.
 	// A navigation that becomes a download gives ErrDownload either way.
 	DownloadDir string
+	// MaxCapturePixels bounds a full-page Screenshot, in pixels: a page
+	// larger than that is refused with ErrCaptureTooLarge, naming its
+	// size, before Chrome paints it into one bitmap in the renderer. Zero
+	// means DefaultMaxCapturePixels; below zero, no bound.
+	MaxCapturePixels int64
+	// PDFChunk is how many bytes of a PDF each read asks the browser for
+	// (IO.read): the most any one message of a PDF carries. Zero means
+	// DefaultPDFChunk, 1 MiB.
+	PDFChunk int
 	// InsecureHosts names the hosts whose certificate errors (untrusted,
 	// expired, for another name) a watched tab ignores: each a host name or
 	// IP address, with a port for that port only ("intranet.example",

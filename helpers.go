@@ -37,18 +37,3 @@ func (w *Watcher) Cookies(ctx context.Context, urls ...string) ([]*proto.Network
 	})
 	return cookies, err
 }
-
-// Screenshot captures the tab, as rod's page.Screenshot does (fullPage
-// takes the whole page, req nil means PNG), with the guard of
-// [Watcher.Do]: refused on a tab that cannot answer, cut short when the
-// renderer dies, and a timeout that names the screenshot and what the tab
-// was doing.
-func (w *Watcher) Screenshot(ctx context.Context, fullPage bool, req *proto.PageCaptureScreenshot) ([]byte, error) {
-	var shot []byte
-	err := w.t.DoAction(ctx, engine.OpScreenshot, func(ctx context.Context) error {
-		var err error
-		shot, err = w.page.Context(ctx).Screenshot(fullPage, req)
-		return err
-	})
-	return shot, err
-}

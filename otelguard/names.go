@@ -10,7 +10,7 @@ const ScopeName = "github.com/tabguard/tabguard/otelguard"
 const (
 	// AttrCall names the guarded call: "Eval", "DOM", "ReadDOM", "Do",
 	// "Navigate", "Reload", "HandleDialog", "Wait", "CloseTab",
-	// "Screenshot", "Cookies", "DoBrowserSide", "Guard".
+	// "Screenshot", "PDF", "Recover", "Cookies", "DoBrowserSide", "Guard".
 	AttrCall = attribute.Key("tabguard.call")
 	// AttrOutcome is how the call ended: "ok", "refused", "timed_out",
 	// "canceled" or "failed".

@@ -47,7 +47,7 @@ func New(opts ...Option) *tabtrace.Trace {
 var ops = []tabtrace.Op{
 	tabtrace.OpEval, tabtrace.OpEvalFrame, tabtrace.OpDOM, tabtrace.OpReadDOM, tabtrace.OpDo, tabtrace.OpNavigate,
 	tabtrace.OpReload, tabtrace.OpHandleDialog, tabtrace.OpWait, tabtrace.OpCloseTab,
-	tabtrace.OpScreenshot, tabtrace.OpCookies, tabtrace.OpDoBrowserSide, tabtrace.OpGuard,
+	tabtrace.OpScreenshot, tabtrace.OpPDF, tabtrace.OpRecover, tabtrace.OpCookies, tabtrace.OpDoBrowserSide, tabtrace.OpGuard,
 }
 
 // guard reports one Trace's news.

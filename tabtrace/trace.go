@@ -72,6 +72,8 @@ const (
 	OpWait          Op = "Wait"
 	OpCloseTab      Op = "CloseTab"
 	OpScreenshot    Op = "Screenshot"
+	OpPDF           Op = "PDF"
+	OpRecover       Op = "Recover"
 	OpCookies       Op = "Cookies"
 	OpDoBrowserSide Op = "DoBrowserSide"
 	// OpGuard is a chromedp action run through chromedpguard.Guard.

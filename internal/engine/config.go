@@ -34,6 +34,12 @@ type Config struct {
 	AskBeforeClose bool
 	// DownloadDir is where the browser saves downloads; empty denies them.
 	DownloadDir string
+	// MaxCapturePixels bounds a full-page screenshot in device pixels;
+	// zero means tabstate.DefaultMaxCapturePixels, below zero no bound.
+	MaxCapturePixels int64
+	// PDFChunk is how many bytes of a PDF each IO.read asks for; zero
+	// means tabstate.DefaultPDFChunk.
+	PDFChunk int
 	// InsecureHosts are the hosts whose certificate errors a tab ignores;
 	// any other host's are refused (certificates.go).
 	InsecureHosts []string
@@ -88,6 +94,26 @@ func (c *Config) timeout() time.Duration {
 	return c.EvalTimeout
 }
 
+// pdfChunk is the configured PDF chunk, or the default.
+func (c *Config) pdfChunk() int {
+	if c.PDFChunk <= 0 {
+		return tabstate.DefaultPDFChunk
+	}
+	return c.PDFChunk
+}
+
+// maxCapturePixels is the configured bound of a full-page screenshot, or
+// the default; zero means none.
+func (c *Config) maxCapturePixels() int64 {
+	switch {
+	case c.MaxCapturePixels < 0:
+		return 0
+	case c.MaxCapturePixels == 0:
+		return tabstate.DefaultMaxCapturePixels
+	}
+	return c.MaxCapturePixels
+}
+
 // Calls are a backend's names of the CDP calls a timeout's advice names,
 // such as "proto.PageBringToFront", or empty for the CDP method alone.
 type Calls struct {
@@ -108,7 +134,7 @@ func (c *Config) advice(cause tabstate.TimeoutCause) string {
 	case tabstate.TimeoutBusyScript:
 		return "set Options.TerminateOnTimeout or call Runtime.terminateExecution" + named(c.Calls.TerminateExecution) + " to stop it"
 	case tabstate.TimeoutHung:
-		return "Watcher.HandleDialog closes a dialog; otherwise close the tab with Watcher.CloseTab and open a new one"
+		return "Watcher.Recover dismisses a dialog, or crashes the renderer and reloads the tab, keeping its history"
 	case tabstate.TimeoutSilent:
 		return "set Options.Heartbeat to notice a silent connection and fail at once"
 	}

@@ -45,6 +45,9 @@ func (t *Tab) end(call *inflight, timedOut bool) {
 	call.clock.stop(timedOut)
 	t.leave(call)
 	call.cut(nil)
+	if !timedOut && !call.browserSide {
+		t.answered()
+	}
 }
 
 // timedOut reports whether a call that returned err under cctx, derived

@@ -70,6 +70,10 @@ type Tab struct {
 	// printScript is Chrome's identifier of the script that replaces
 	// print (print.go), which Close removes.
 	printScript string
+	// stall is what the last call that ran out of time found, while
+	// stalled says one is noted (recover.go).
+	stall   stall
+	stalled atomic.Bool
 }
 
 // Watch starts following the tab h and learns its state as it is now (see

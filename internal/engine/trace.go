@@ -29,6 +29,8 @@ func traceOp(op string) tabtrace.Op {
 		return tabtrace.OpGuard
 	case OpScreenshot:
 		return tabtrace.OpScreenshot
+	case OpPDF:
+		return tabtrace.OpPDF
 	case OpCookies:
 		return tabtrace.OpCookies
 	case OpBrowserSide:

@@ -80,7 +80,7 @@ func lifecycleRows() []Row {
 			Name: "renderer hung outside JavaScript", Browser: Dedicated,
 			Want: tabstate.ErrEvalTimeout,
 			Msg: []string{"eval timed out after 2s (renderer of page http://127.0.0.1:", "answers nothing, not even an interrupt",
-				"Watcher.HandleDialog closes a dialog; otherwise close the tab with Watcher.CloseTab and open a new one"},
+				"Watcher.Recover dismisses a dialog, or crashes the renderer and reloads the tab, keeping its history"},
 			Cause: tabstate.TimeoutHung,
 		},
 	}

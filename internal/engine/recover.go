@@ -1,0 +1,298 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/tabguard/tabguard/tabstate"
+	"github.com/tabguard/tabguard/tabtrace"
+)
+
+// opRecover names Recover in its errors.
+const opRecover = "recover"
+
+// stall is what the last call that ran out of time found the page doing
+// (busy in a script, or hung), noted while no call has answered since
+// and nothing navigated: Recover acts on it without asking the page again.
+type stall struct {
+	cause tabstate.TimeoutCause
+	seq   uint64 // the tab's navigation news when it was found
+}
+
+// noteStall remembers what a call that ran out of time found.
+func (t *Tab) noteStall(cause tabstate.TimeoutCause) {
+	t.mu.Lock()
+	t.stall = stall{cause: cause, seq: t.tab.Seq()}
+	t.mu.Unlock()
+	t.stalled.Store(true)
+}
+
+// answered forgets the stall once a call on the page answered.
+func (t *Tab) answered() {
+	if t.stalled.Swap(false) {
+		t.mu.Lock()
+		t.stall = stall{}
+		t.mu.Unlock()
+	}
+}
+
+// Recover brings the tab back from whatever keeps it from answering, and
+// says what it found and did:
+//   - a JavaScript dialog: dismissed (Page.handleJavaScriptDialog);
+//   - a crash, or no document (a load that failed, a prompt that stopped
+//     it): reloaded;
+//   - a script that holds the main thread: stopped
+//     (Runtime.terminateExecution), keeping the page;
+//   - a renderer that answers nothing, not even an interrupt: crashed
+//     (Page.crash, whose answer never comes: the crash events say it
+//     worked) and reloaded with Page.reload, which keeps the tab's history,
+//     sessionStorage and cookies (measured on Chromium 156, docs/captures.md).
+//
+// When the last call that ran out of time found the script busy or the
+// renderer hung, and nothing answered or navigated since, Recover acts on
+// that at once; otherwise it asks the page (an evaluate and an interrupt,
+// at once) and waits, up to the eval timeout, to tell a busy script (the
+// interrupt answers) from a hung renderer (nothing answers). Each step is
+// bounded by ctx and the eval timeout. A tab that is closed, discarded or
+// in a lost browser cannot be brought back here: its refusal is returned,
+// as an error and as the Recovery's Problem. An error says the step taken
+// failed; the Recovery still says what was found and tried.
+func (t *Tab) Recover(ctx context.Context) (tabstate.Recovery, error) {
+	if !t.tracing(ctx) {
+		return t.recover(ctx)
+	}
+	ctx, rec := t.callStart(ctx, tabtrace.OpRecover)
+	r, err := t.recover(ctx)
+	t.callDone(ctx, rec, err)
+	return r, err
+}
+
+// recover is Recover.
+func (t *Tab) recover(ctx context.Context) (tabstate.Recovery, error) {
+	if ctx == nil {
+		return tabstate.Recovery{}, fmt.Errorf("%w: nil context", tabstate.ErrInvalidArgument)
+	}
+	if err := t.Blocked(ctx); err != nil {
+		return t.recoverFrom(ctx, err)
+	}
+	t.mu.Lock()
+	committed, st := t.tab.State().Committed, t.stall
+	if st.seq != t.tab.Seq() {
+		st = stall{}
+	}
+	t.mu.Unlock()
+	if !committed {
+		// Still loading its first document: nothing refuses it yet.
+		return tabstate.Recovery{Action: tabstate.RecoveredNothing}, nil
+	}
+	cause := st.cause
+	if cause == tabstate.TimeoutUnknown {
+		var err error
+		switch cause, err = t.askPage(ctx); {
+		case isRefusal(err):
+			return t.recoverFrom(ctx, err)
+		case err != nil:
+			return tabstate.Recovery{}, err
+		}
+	}
+	url := t.State().URL
+	problem := &tabstate.TimeoutError{Op: opRecover, Limit: t.timeout, Cause: cause, Doing: cause.Describe(url)}
+	if cause != tabstate.TimeoutUnknown && ctx.Err() != nil {
+		// Found, but the caller's deadline left no time to act.
+		return tabstate.Recovery{Problem: problem}, expired(ctx, opRecover)
+	}
+	switch cause {
+	case tabstate.TimeoutBusyScript:
+		return tabstate.Recovery{Problem: problem, Action: tabstate.TerminatedScript}, t.terminate(ctx)
+	case tabstate.TimeoutHung:
+		return t.recoverHung(ctx, problem)
+	case tabstate.TimeoutSilent:
+		return tabstate.Recovery{Problem: problem}, problem
+	}
+	return tabstate.Recovery{Action: tabstate.RecoveredNothing}, nil
+}
+
+// recoverFrom acts on refused, the tab's refusal.
+func (t *Tab) recoverFrom(ctx context.Context, refused error) (tabstate.Recovery, error) {
+	r := tabstate.Recovery{Problem: refused}
+	be, ok := refused.(*tabstate.BlockedError)
+	if !ok {
+		return r, refused // the watcher is closed, or ctx ended
+	}
+	switch {
+	case be.Reason == tabstate.ErrDialogOpen:
+		r.Action = tabstate.DismissedDialog
+		if err := t.handleDialog(ctx, false, ""); err != nil && !errors.Is(err, tabstate.ErrNoDialog) {
+			return r, err
+		}
+		return r, nil
+	case be.Reason == tabstate.ErrTabCrashed, errors.Is(be, tabstate.ErrNoDocument), be.Reason == tabstate.ErrSignInRequired,
+		be.Reason == tabstate.ErrCredentialsRefused, be.Reason == tabstate.ErrCertificate, be.Reason == tabstate.ErrClientCertificate:
+		r.Action = tabstate.Reloaded
+		return r, t.reload(ctx)
+	}
+	return r, refused
+}
+
+// askPage tells, within ctx and the eval timeout, whether the page
+// answers (TimeoutUnknown), a script holds its main thread (the interrupt
+// answers, the evaluate does not), the renderer hangs (only the browser
+// answers) or nothing answers at all (TimeoutSilent). An error is the
+// tab's refusal, met meanwhile, or ctx's end.
+func (t *Tab) askPage(ctx context.Context) (tabstate.TimeoutCause, error) {
+	pctx, cancel := context.WithTimeout(ctx, t.timeout)
+	var wg sync.WaitGroup
+	defer func() {
+		cancel()
+		wg.Wait()
+	}()
+	evaluate, interrupt, browser := make(chan error, 1), make(chan error, 1), make(chan error, 1)
+	ask := func(answer chan<- error, call func(ctx context.Context) error) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			answer <- call(pctx)
+		}()
+	}
+	onPage := func(method string, params any) func(context.Context) error {
+		return func(ctx context.Context) error {
+			return t.probe(ctx, func(ctx context.Context) error { return t.s.Call(ctx, method, params, nil) })
+		}
+	}
+	ask(evaluate, onPage("Runtime.evaluate", evaluateParams{Expression: "1", ReturnByValue: true}))
+	ask(interrupt, onPage("Performance.getMetrics", nil))
+	ask(browser, func(ctx context.Context) error { return t.b.d.Call(ctx, "Browser.getVersion", nil, nil) })
+
+	var grace <-chan time.Time
+	browserAnswered := false
+	for {
+		select {
+		case err := <-evaluate:
+			switch {
+			case err == nil:
+				return tabstate.TimeoutUnknown, nil
+			case isRefusal(err), errors.Is(err, tabstate.ErrWatcherClosed):
+				return tabstate.TimeoutUnknown, err
+			case !ctxError(err):
+				return tabstate.TimeoutUnknown, nil // Chrome answered, if with an error
+			}
+		case err := <-interrupt:
+			if err == nil {
+				// The renderer takes interrupts: the evaluate gets the
+				// event grace to answer, as on a healthy page it does.
+				timer := time.NewTimer(t.b.cfg.grace())
+				defer timer.Stop()
+				grace = timer.C
+			}
+		case err := <-browser:
+			browserAnswered = err == nil
+		case <-grace:
+			return tabstate.TimeoutBusyScript, nil
+		case <-pctx.Done():
+			switch {
+			case errors.Is(ctx.Err(), context.Canceled):
+				return tabstate.TimeoutUnknown, ctx.Err()
+			case t.refused() != nil:
+				return tabstate.TimeoutUnknown, t.refused()
+			case grace != nil:
+				return tabstate.TimeoutBusyScript, nil
+			case browserAnswered:
+				return tabstate.TimeoutHung, nil
+			}
+			return tabstate.TimeoutSilent, nil
+		}
+	}
+}
+
+// terminate stops the script that holds the page's main thread, within
+// ctx and the eval timeout: Chrome interrupts the script to do it.
+func (t *Tab) terminate(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, t.timeout)
+	defer cancel()
+	t.mu.Lock()
+	t.terminations++
+	t.mu.Unlock()
+	err := t.probe(ctx, func(ctx context.Context) error { return t.s.Call(ctx, "Runtime.terminateExecution", nil, nil) })
+	t.terminated(err)
+	if err != nil {
+		return fmt.Errorf("recover: stop the script (Runtime.terminateExecution): %w", t.settleErr(ctx, err))
+	}
+	t.answered()
+	return nil
+}
+
+// recoverHung brings back a renderer that answers nothing: a dialog that
+// opened before the watcher did is dismissed (the browser process answers
+// that); otherwise the renderer is crashed and the tab reloaded.
+func (t *Tab) recoverHung(ctx context.Context, problem *tabstate.TimeoutError) (tabstate.Recovery, error) {
+	r := tabstate.Recovery{Problem: problem, Action: tabstate.DismissedDialog}
+	err := t.change(ctx, "dismiss a dialog", allowAnyLive, func(ctx context.Context) error {
+		return t.s.Call(ctx, "Page.handleJavaScriptDialog", handleDialogParams{Accept: false}, nil)
+	})
+	switch {
+	case err == nil:
+		t.answered()
+		return r, nil
+	case !t.protocolError(err, noDialog):
+		return r, err
+	}
+	r.Action = tabstate.CrashedAndReloaded
+	if err := t.crash(ctx); err != nil {
+		return r, err
+	}
+	t.answered()
+	return r, t.load(ctx, "reload", func(ctx context.Context) (string, bool, error) {
+		return "", false, t.s.Call(ctx, "Page.reload", nil, nil)
+	})
+}
+
+// crash ends the tab's renderer with Page.crash and waits, within ctx and
+// the eval timeout, for the crash events. Chrome never answers Page.crash:
+// the renderer that would answer it dies.
+func (t *Tab) crash(ctx context.Context) error {
+	cctx, cancel := context.WithTimeout(ctx, t.timeout)
+	sent := make(chan struct{})
+	go func() {
+		defer close(sent)
+		_ = t.s.Call(cctx, "Page.crash", nil, nil)
+	}()
+	crashed := t.await(cctx, t.timeout, func() bool { return t.tab.State().Crashed || t.closed })
+	cancel()
+	<-sent
+	if crashed {
+		return t.refusedUnlessCrashed()
+	}
+	if err := expired(ctx, opRecover); err != nil {
+		return err
+	}
+	return &tabstate.TimeoutError{Op: opRecover, Limit: t.timeout, Cause: tabstate.TimeoutHung,
+		Doing:  "the renderer did not crash when told to (Page.crash)",
+		Advice: "close the tab with Watcher.CloseTab and open a new one"}
+}
+
+// refusedUnlessCrashed is the tab's refusal, unless it is the crash that
+// Recover made.
+func (t *Tab) refusedUnlessCrashed() error {
+	err := t.refused()
+	if err == nil || errors.Is(err, tabstate.ErrTabCrashed) {
+		return nil
+	}
+	return err
+}
+
+// settleErr is err, the error of a step that ctx bounded, in the tab's
+// terms.
+func (t *Tab) settleErr(ctx context.Context, err error) error {
+	if ctxError(err) {
+		if e := expired(ctx, opRecover); e != nil {
+			return e
+		}
+		if r := t.refused(); r != nil {
+			return r
+		}
+	}
+	return t.classify(err)
+}

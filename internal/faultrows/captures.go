@@ -1,0 +1,45 @@
+package faultrows
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// CapturesServer starts a 127.0.0.1 server for t, for the capture and
+// recovery rows of every backend: "/doc?pages=N" prints as N pages (one
+// section each, with a line of text and a 160×160 block), "/tall?px=N" is
+// one N px tall block, "/p1" sets a session cookie c=1 and a persistent
+// cookie p=1, "/p2" is a plain page. Every page is small on screen.
+func CapturesServer(t testing.TB) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/doc", func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(r.URL.Query().Get("pages"))
+		var b strings.Builder
+		b.WriteString(`<!doctype html><title>doc</title><style>section{break-after:page}` +
+			`i{display:block;width:160px;height:160px;background:linear-gradient(45deg,teal,gold)}</style>`)
+		for i := range max(n, 1) {
+			fmt.Fprintf(&b, "<section><h1>page %d</h1><p>héllo wörld</p><i></i></section>", i+1)
+		}
+		fmt.Fprint(w, b.String())
+	})
+	mux.HandleFunc("/tall", func(w http.ResponseWriter, r *http.Request) {
+		px, _ := strconv.Atoi(r.URL.Query().Get("px"))
+		fmt.Fprintf(w, `<!doctype html><title>tall</title><style>body{margin:0}</style><div style="height:%dpx;background:teal"></div>`, px)
+	})
+	mux.HandleFunc("/p1", func(w http.ResponseWriter, r *http.Request) {
+		http.SetCookie(w, &http.Cookie{Name: "c", Value: "1", Path: "/"})
+		http.SetCookie(w, &http.Cookie{Name: "p", Value: "1", Path: "/", MaxAge: 3600})
+		fmt.Fprint(w, `<!doctype html><title>p1</title><p>one</p>`)
+	})
+	mux.HandleFunc("/p2", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>p2</title><p>two</p>`)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
