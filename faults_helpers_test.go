@@ -1,11 +1,13 @@
 package tabguard_test
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard"
 	"github.com/tabguard/tabguard/internal/testbrowser"
@@ -37,6 +39,26 @@ func helperFaults() map[string]rodFault {
 				shot, err := f.w.Screenshot(testbrowser.Context(t, 10*time.Second), false, nil)
 				require.Empty(t, shot)
 				return outcome{err: err, elapsed: time.Since(start)}
+			},
+		},
+		"PDF of a hung renderer": {
+			fault: func(t *testing.T, f *fixture) outcome {
+				require.NoError(t, f.page.Context(testbrowser.Context(t, 10*time.Second)).WaitLoad())
+				hang(t, f.page)
+				start := time.Now()
+				pdf, err := f.w.PDF(testbrowser.Context(t, 10*time.Second), nil)
+				require.Empty(t, pdf)
+				return outcome{err: err, elapsed: time.Since(start)}
+			},
+			recover: func(t *testing.T, f *fixture) *tabguard.Watcher {
+				ctx := testbrowser.Context(t, 20*time.Second)
+				r, err := f.w.Recover(ctx)
+				require.NoError(t, err)
+				assert.Equal(t, tabguard.CrashedAndReloaded, r.Action)
+				pdf, err := f.w.PDF(ctx, nil)
+				require.NoError(t, err, "the tab prints again")
+				assert.True(t, bytes.HasPrefix(pdf, []byte("%PDF-")))
+				return f.w
 			},
 		},
 	}

@@ -162,8 +162,8 @@ func lifecycleFaults() map[string]rodFault {
 		"renderer hung outside JavaScript": {
 			fault: func(t *testing.T, f *fixture) outcome {
 				// chrome://hang hangs the renderer's main thread in C++: neither
-				// an evaluate nor an interrupt is answered, and only closing
-				// the tab ends it. rod reports the navigation as ERR_ABORTED.
+				// an evaluate nor an interrupt is answered. rod reports the
+				// navigation as ERR_ABORTED.
 				// Chrome ignores it while the page is still loading.
 				require.NoError(t, f.page.Context(testbrowser.Context(t, 10*time.Second)).WaitLoad())
 				_ = navigate(t, f.page, "chrome://hang")
@@ -178,8 +178,12 @@ func lifecycleFaults() map[string]rodFault {
 				return out
 			},
 			recover: func(t *testing.T, f *fixture) *tabguard.Watcher {
-				require.NoError(t, f.w.CloseTab(testbrowser.Context(t, 10*time.Second)), "a hung tab closes from the browser side")
-				return newTab(t, f)
+				// The error's advice: Recover crashes the hung renderer and
+				// reloads the tab.
+				r, err := f.w.Recover(testbrowser.Context(t, 20*time.Second))
+				require.NoError(t, err)
+				assert.Equal(t, tabguard.CrashedAndReloaded, r.Action)
+				return f.w
 			},
 		},
 	}

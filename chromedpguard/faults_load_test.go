@@ -167,16 +167,7 @@ func lifecycleFaults() map[string]cdpFault {
 		},
 		"renderer hung outside JavaScript": {
 			fault: func(t *testing.T, f *fixture) outcome {
-				// chrome://hang hangs the renderer's main thread in C++: neither
-				// an evaluate nor an interrupt is answered, and only closing
-				// the tab ends it. Chrome ignores it while the page is still
-				// loading.
-				f.waitLoaded(t)
-				_ = f.navigate(t, f.tabWithin(t, 10*time.Second), "chrome://hang")
-				eventually(t, "the renderer to hang", func() bool {
-					info, err := chromedp.CallBrowser(f.browserWithin(t, 2*time.Second), target.GetTargetInfo, target.GetTargetInfoParams{TargetID: f.w.TargetID()})
-					return err == nil && info.TargetInfo.URL == "chrome://hang/"
-				})
+				f.hang(t)
 				out := f.eval(t, `() => 1`)
 				require.Error(t, out.err)
 				assert.NotContains(t, out.err.Error(), "still loading")
@@ -184,10 +175,12 @@ func lifecycleFaults() map[string]cdpFault {
 				return out
 			},
 			recover: func(t *testing.T, f *fixture) *chromedpguard.Watcher {
-				// The error's advice: cancelling the tab's chromedp context
-				// closes it from the browser side.
-				require.NoError(t, chromedp.Cancel(f.tab), "a hung tab closes from the browser side")
-				return f.openTab(t)
+				// The error's advice: Recover crashes the hung renderer and
+				// reloads the tab.
+				r, err := f.w.Recover(within(t, 20*time.Second))
+				require.NoError(t, err)
+				assert.Equal(t, chromedpguard.CrashedAndReloaded, r.Action)
+				return f.w
 			},
 		},
 	}

@@ -28,5 +28,15 @@ func helperRows() []Row {
 			Msg:   []string{"screenshot timed out after 2s", "busy running script on committed page", "script terminated"},
 			Cause: tabstate.TimeoutBusyScript,
 		},
+		{
+			// A PDF needs the renderer too: on one hung outside JavaScript
+			// it times out naming the cause, and Recover crashes the
+			// renderer and reloads the tab, which then prints.
+			Name: "PDF of a hung renderer", Browser: Dedicated,
+			Want: tabstate.ErrEvalTimeout,
+			Msg: []string{"PDF timed out after 2s (renderer of page http://127.0.0.1:", "answers nothing, not even an interrupt",
+				"Watcher.Recover dismisses a dialog, or crashes the renderer and reloads the tab, keeping its history"},
+			Cause: tabstate.TimeoutHung,
+		},
 	}
 }

@@ -75,8 +75,8 @@ func lifecycleRows() []Row {
 			Fast: true,
 		},
 		{
-			// chrome://hang takes the renderer down with the tab: only
-			// closing the tab ends it.
+			// chrome://hang hangs the renderer outside JavaScript: Recover
+			// crashes it (Page.crash) and reloads the tab.
 			Name: "renderer hung outside JavaScript", Browser: Dedicated,
 			Want: tabstate.ErrEvalTimeout,
 			Msg: []string{"eval timed out after 2s (renderer of page http://127.0.0.1:", "answers nothing, not even an interrupt",
