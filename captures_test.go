@@ -105,10 +105,10 @@ func TestFullPageBounded(t *testing.T) {
 }
 
 // A hidden tab, and a frozen one, are no failures: their screenshots and
-// PDFs answer, never refused. (With rod's launcher flags, which keep
-// background renderers running, a hidden tab's screenshot answers at once;
-// measured without them, it takes seconds, and a timeout then says the
-// tab is hidden and names Page.bringToFront: docs/captures.md.)
+// PDFs answer, never refused. (On this small page a hidden tab's
+// screenshot answers at once; docs/captures.md measured 3.7 s on a larger
+// one, where a timeout says the tab is hidden and names Page.bringToFront,
+// as for an eval.)
 func TestCapturesHiddenAndFrozen(t *testing.T) {
 	t.Parallel()
 	srv := faultrows.CapturesServer(t)
