@@ -14,8 +14,10 @@ var errUnknownTab = errors.New("unknown tab")
 
 // toolAdvice words the remedy of every error in this server's tool names,
 // for a model: the library's own advice names its Go calls, which a model
-// does not have. The server stops runaway scripts itself
-// (TerminateOnTimeout), so a busy script needs nothing but a retry. A load
+// does not have. The server stops a runaway script itself at a call's
+// deadline (TerminateOnTimeout), so a busy script rarely needs more than
+// a retry; where one is left running, and for a hung renderer,
+// recover_tab brings the tab back. A load
 // stopped at a certificate meets it again on a reload, and the server has
 // no certificates to give: only another page helps. A sign-in and a file
 // chooser are got past with handle_prompt where pc, the server's
@@ -55,9 +57,9 @@ func toolAdvice(pc agentprompt.Config) *tabguard.Advice {
 			tabguard.ErrDownload: "the page was not left and still answers; the server saves no downloads",
 		},
 		TimedOut: map[tabguard.TimeoutCause]string{
-			tabguard.TimeoutHung:       "call handle_dialog if a dialog is open; otherwise call close_tab and open_tab",
+			tabguard.TimeoutHung:       "call recover_tab: it dismisses a dialog, or crashes the renderer and reloads the tab, keeping its history",
 			tabguard.TimeoutSilent:     "the server's browser does not answer: restart the server",
-			tabguard.TimeoutBusyScript: "retry the call",
+			tabguard.TimeoutBusyScript: "call recover_tab to stop the script",
 			tabguard.TimeoutLoading:    "retry the call",
 			tabguard.TimeoutUnknown:    "retry the call",
 			tabguard.TimeoutHidden:     "retry the call",
@@ -96,6 +98,8 @@ func toolError(err error) error {
 		return errors.New("that snapshot is gone (the page navigated, or it went unread for a minute): call get_tab_dom without snapshot and offset")
 	case errors.Is(err, tabguard.ErrURLBlocked):
 		return fmt.Errorf("%v: the server does not open it", err)
+	case errors.Is(err, tabguard.ErrCaptureTooLarge):
+		return captureTooLarge(err)
 	}
 	return err
 }
@@ -115,4 +119,16 @@ func chooserError(be *tabguard.BlockedError) error {
 		c.Detail = mode
 	}
 	return &c
+}
+
+// captureTooLarge is err, a full-page screenshot over the watcher's bound
+// in pixels, with the page's size and the bound it names, and the remedy
+// in the server's tools in place of the library's option, which a model
+// cannot set.
+func captureTooLarge(err error) error {
+	msg := strings.TrimPrefix(err.Error(), tabguard.ErrCaptureTooLarge.Error())
+	if i := strings.LastIndex(msg, ": capture the viewport"); i >= 0 {
+		msg = msg[:i]
+	}
+	return fmt.Errorf("%w%s: call screenshot with full_page false for the viewport", tabguard.ErrCaptureTooLarge, msg)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -94,6 +95,9 @@ func newServer(b *rod.Browser, opts *tabguard.Options, tp trace.TracerProvider, 
 	mcp.AddTool(s, add("list_frames", "List a tab's iframes: each one's frame ID, parent, URL, whether it runs in a process of its own and whether it is still loading, and, when a call in it would fail, why and which tool fixes it. Runs no script in the page."), t.listFrames)
 	mcp.AddTool(s, add("get_tab_dom", "Read a tab's HTML, or its visible text, a window at a time: max_bytes (default 40000) from offset of one snapshot of the page; pass back snapshot and next_offset to read on. A CSS selector reads only the elements that match; a frame from list_frames reads that iframe instead of the page."), t.getTabDOM)
 	mcp.AddTool(s, add("eval_in_tab", "Run a JavaScript function in a tab, or in one of its iframes (a frame from list_frames), and return its JSON result. A script still running at the deadline is stopped."), t.evalInTab)
+	mcp.AddTool(s, add("screenshot", "Capture a tab as a PNG image: its viewport, or with full_page the whole page (refused, with its size, for a page too large to paint in one image). Answers at its deadline even when the tab hangs, saying why and which tool brings it back."), t.screenshot)
+	mcp.AddTool(s, add("pdf", fmt.Sprintf("Print a tab to PDF and return the document, up to %d MiB; landscape turns the pages, print_background prints background colors and images. Answers at its deadline even when the tab hangs, saying why and which tool brings it back.", maxCaptureBytes>>20)), t.pdf)
+	mcp.AddTool(s, add("recover_tab", "Bring back a tab that does not answer, and say what was wrong and what was done: a JavaScript dialog is dismissed, a crashed tab or a failed load reloaded, a script that holds the page stopped, and a hung renderer crashed and the tab reloaded, keeping its history and cookies. A tab that answers is left alone. Answers even when the tab hangs."), t.recoverTab)
 	s.AddReceivingMiddleware(traceTools(tp, names))
 	return s, t, nil
 }

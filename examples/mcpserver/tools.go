@@ -130,3 +130,32 @@ type ClickOutput struct {
 	Tag   string   `json:"tag" jsonschema:"the element clicked, such as button; empty when there is none"`
 	Files []string `json:"files,omitempty" jsonschema:"the names of the files a file input clicked took"`
 }
+
+// ScreenshotInput is the input of screenshot.
+type ScreenshotInput struct {
+	Tab      string `json:"tab"`
+	FullPage bool   `json:"full_page,omitempty" jsonschema:"capture the whole page instead of the viewport; refused for a page over about 67 megapixels"`
+}
+
+// CaptureOutput is the structured result of screenshot and pdf; the
+// image or the document itself is the content.
+type CaptureOutput struct {
+	Tab   string `json:"tab"`
+	URL   string `json:"url" jsonschema:"the tab's URL now"`
+	Bytes int    `json:"bytes" jsonschema:"the size of the image or the document"`
+}
+
+// PDFInput is the input of pdf.
+type PDFInput struct {
+	Tab             string `json:"tab"`
+	Landscape       bool   `json:"landscape,omitempty" jsonschema:"print in landscape instead of portrait"`
+	PrintBackground bool   `json:"print_background,omitempty" jsonschema:"print background colors and images too"`
+}
+
+// RecoverTabOutput is the result of recover_tab.
+type RecoverTabOutput struct {
+	Tab    string `json:"tab"`
+	URL    string `json:"url" jsonschema:"the tab's URL now"`
+	Action string `json:"action" jsonschema:"what was done: nothing, dismissed the dialog, reloaded, terminated the script, or crashed the hung renderer and reloaded"`
+	Result string `json:"result" jsonschema:"what kept the tab from answering, and what was done about it"`
+}
