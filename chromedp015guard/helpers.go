@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/chromedp"
 	"github.com/tabguard/tabguard/internal/engine"
 )
 
@@ -42,22 +40,4 @@ func (w *Watcher) Cookies(ctx context.Context, urls ...string) ([]*network.Cooki
 		return session{t: w.target}.Call(ctx, "Network.getCookies", map[string][]string{"urls": urls}, &res)
 	})
 	return res.Cookies, err
-}
-
-// Screenshot captures the tab's viewport as PNG, or with fullPage the whole
-// page, as JPEG of quality or PNG for a quality of 100, as
-// chromedp.CaptureScreenshot and chromedp.FullScreenshot do, with the
-// guard of [Watcher.Do]: refused on a tab that cannot answer, cut short
-// when the renderer dies, and a timeout that names the screenshot and what
-// the tab was doing. ctx is any context; the call goes to the watched tab.
-func (w *Watcher) Screenshot(ctx context.Context, fullPage bool, quality int) ([]byte, error) {
-	var shot []byte
-	err := w.t.DoAction(ctx, engine.OpScreenshot, func(ctx context.Context) error {
-		ctx = cdp.WithExecutor(ctx, w.target)
-		if fullPage {
-			return chromedp.FullScreenshot(&shot, quality).Do(ctx)
-		}
-		return chromedp.CaptureScreenshot(&shot).Do(ctx)
-	})
-	return shot, err
 }

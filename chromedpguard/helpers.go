@@ -6,7 +6,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/chromedp"
 	"github.com/tabguard/tabguard/internal/engine"
 )
 
@@ -43,24 +42,4 @@ func (w *Watcher) Cookies(ctx context.Context, urls ...string) ([]*network.Cooki
 		return err
 	})
 	return cookies, err
-}
-
-// Screenshot captures the tab's viewport as PNG, or with fullPage the whole
-// page, as JPEG of quality or PNG for a quality of 100, as
-// chromedp.CaptureScreenshot and chromedp.FullScreenshot do, with the
-// guard of [Watcher.Do]: refused on a tab that cannot answer, cut short
-// when the renderer dies, and a timeout that names the screenshot and what
-// the tab was doing. ctx is any context; the call goes to the watched tab.
-func (w *Watcher) Screenshot(ctx context.Context, fullPage bool, quality int) ([]byte, error) {
-	var shot []byte
-	err := w.t.DoAction(ctx, engine.OpScreenshot, func(ctx context.Context) error {
-		a := chromedp.CaptureScreenshot()
-		if fullPage {
-			a = chromedp.FullScreenshot(quality)
-		}
-		var err error
-		shot, err = a(ctx, w.target)
-		return err
-	})
-	return shot, err
 }

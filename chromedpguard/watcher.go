@@ -59,6 +59,15 @@ type Options struct {
 	// where a browser left alone saves into its user's Downloads folder.
 	// A navigation that becomes a download gives ErrDownload either way.
 	DownloadDir string
+	// MaxCapturePixels bounds a full-page Screenshot, in pixels: a page
+	// larger than that is refused with ErrCaptureTooLarge, naming its
+	// size, before Chrome paints it into one bitmap in the renderer. Zero
+	// means DefaultMaxCapturePixels; below zero, no bound.
+	MaxCapturePixels int64
+	// PDFChunk is how many bytes of a PDF each read asks the browser for
+	// (IO.read): the most any one message of a PDF carries. Zero means
+	// DefaultPDFChunk, 1 MiB.
+	PDFChunk int
 	// InsecureHosts would name the hosts whose certificate errors a tab
 	// ignores, as the rod backend's Options.InsecureHosts does. It needs
 	// Chrome's Security.certificateError, which no cdproto release decodes,

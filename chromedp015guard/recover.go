@@ -1,0 +1,52 @@
+package chromedp015guard
+
+import (
+	"context"
+
+	"github.com/tabguard/tabguard/tabstate"
+)
+
+// Recovery is what [Watcher.Recover] found and did. See [tabstate.Recovery].
+type Recovery = tabstate.Recovery
+
+// RecoveryAction is what [Watcher.Recover] did. See [tabstate.RecoveryAction].
+type RecoveryAction = tabstate.RecoveryAction
+
+// What [Watcher.Recover] may do.
+const (
+	RecoveredNothing   = tabstate.RecoveredNothing
+	DismissedDialog    = tabstate.DismissedDialog
+	Reloaded           = tabstate.Reloaded
+	TerminatedScript   = tabstate.TerminatedScript
+	CrashedAndReloaded = tabstate.CrashedAndReloaded
+)
+
+// Recover brings the tab back from whatever keeps it from answering, and
+// says what it found and did, for a program or an agent to log:
+//   - a JavaScript dialog is dismissed;
+//   - a crashed tab, or one with no document (a load that failed, a
+//     prompt that stopped it), is reloaded;
+//   - a script that holds the page's main thread is stopped
+//     (Runtime.terminateExecution), and the page kept as it is;
+//   - a renderer that answers nothing, not even an interrupt (as under
+//     chrome://hang), is crashed (Page.crash) and the tab reloaded, which
+//     keeps its history, its sessionStorage and its cookies, where closing
+//     the tab loses them.
+//
+// A tab that answers is left alone ([RecoveredNothing]). After a call
+// that timed out on a busy script or a hung renderer, Recover acts on what
+// that call found at once; otherwise it asks the page, and telling a hung
+// renderer takes up to Options.EvalTimeout. Each step is bounded by ctx
+// and Options.EvalTimeout. A closed or discarded tab, or a lost browser,
+// cannot be brought back: Recover returns its refusal. The next call on
+// the tab sees a recovery that succeeded. ctx is any context; the call
+// goes to the watched tab.
+//
+// On a session of chromedp up to v0.15, Chromium 156 ends a renderer hung
+// outside JavaScript about 5 s after Page.crash (measured 5.0 to 5.5 s,
+// where chromedpguard's sessions see it within 0.1 s), and Recover waits
+// for the crash within Options.EvalTimeout: the default of 5 s is too
+// short for it, and Recover then returns a timeout saying the renderer
+// did not crash. Give a watcher that may meet a hung renderer an
+// EvalTimeout of 10 s.
+func (w *Watcher) Recover(ctx context.Context) (Recovery, error) { return w.t.Recover(ctx) }
