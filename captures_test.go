@@ -134,6 +134,8 @@ func TestCapturesHiddenAndFrozen(t *testing.T) {
 		assert.True(t, bytes.HasPrefix(pdf, []byte("%PDF-")), state)
 	}
 	captures("hidden")
+	// Frozen in front, as a program freezes a tab it shows.
+	require.NoError(t, proto.PageBringToFront{}.Call(page.Context(ctx)))
 	require.NoError(t, proto.PageSetWebLifecycleState{State: proto.PageSetWebLifecycleStateStateFrozen}.Call(page.Context(ctx)))
 	captures("frozen")
 }
@@ -194,7 +196,7 @@ func TestCapturesRecover(t *testing.T) {
 		action   tabguard.RecoveryAction
 		reloaded bool
 	}{
-		{"busy script", busyLoop, true, tabguard.TimeoutBusyScript, "Runtime.terminateExecution", tabguard.TerminatedScript, false},
+		{"busy script", busyLoop, true, tabguard.TimeoutBusyScript, "stop it with Watcher.Recover", tabguard.TerminatedScript, false},
 		{"busy script, Recover first", busyLoop, false, tabguard.TimeoutBusyScript, "", tabguard.TerminatedScript, false},
 		{"renderer hung", hang, true, tabguard.TimeoutHung, "Watcher.Recover dismisses a dialog, or crashes the renderer and reloads the tab", tabguard.CrashedAndReloaded, true},
 		{"renderer hung, Recover first", hang, false, tabguard.TimeoutHung, "", tabguard.CrashedAndReloaded, true},
@@ -275,13 +277,17 @@ func TestRecoverRefusals(t *testing.T) {
 	assert.Equal(t, tabguard.Reloaded, r.Action)
 	assert.ErrorIs(t, r.Problem, tabguard.ErrTabCrashed)
 	assert.Contains(t, r.String(), "tab renderer crashed")
-	v, err := crashed.Eval(ctx, `() => document.title`)
+	_, err = crashed.Eval(ctx, `() => 1`)
 	require.NoError(t, err, "the next call answers")
-	assert.Equal(t, "ok", v.Value.Str())
+	_, err = crashed.Wait(ctx, func(s tabguard.TabState) bool { return s.Loaded })
+	require.NoError(t, err)
+	v, err := crashed.Eval(ctx, `() => document.title`)
+	require.NoError(t, err)
+	assert.Equal(t, "ok", v.Value.Str(), "the page it had, reloaded")
 
 	require.NoError(t, crashed.Close())
 	_, err = crashed.Recover(ctx)
 	assert.ErrorIs(t, err, tabguard.ErrWatcherClosed)
-	_, err = healthy.Recover(nil) //nolint:staticcheck // a nil context is refused
+	_, err = healthy.Recover(nil) //lint:ignore SA1012 a nil context is the bad input under test
 	assert.ErrorIs(t, err, tabguard.ErrInvalidArgument)
 }

@@ -199,7 +199,9 @@ func scriptFaults() map[string]rodFault {
 			recover: func(t *testing.T, f *fixture) *tabguard.Watcher {
 				_, err := f.w.Eval(testbrowser.Context(t, 5*time.Second), `() => 1`)
 				require.ErrorIs(t, err, tabguard.ErrEvalTimeout, "the loop must still hold the tab")
-				f.call(t, proto.RuntimeTerminateExecution{})
+				r, err := f.w.Recover(testbrowser.Context(t, 10*time.Second))
+				require.NoError(t, err)
+				assert.Equal(t, tabguard.TerminatedScript, r.Action, "the advice: Recover stops the script")
 				return f.w
 			},
 		},

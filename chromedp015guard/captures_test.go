@@ -304,7 +304,7 @@ func TestCapturesRecover(t *testing.T) {
 		action   chromedp015guard.RecoveryAction
 		reloaded bool
 	}{
-		{"busy script", busyLoop, busy, true, chromedp015guard.TimeoutBusyScript, "Runtime.terminateExecution", chromedp015guard.TerminatedScript, false},
+		{"busy script", busyLoop, busy, true, chromedp015guard.TimeoutBusyScript, "stop it with Watcher.Recover", chromedp015guard.TerminatedScript, false},
 		{"busy script, Recover first", busyLoop, busy, false, chromedp015guard.TimeoutBusyScript, "", chromedp015guard.TerminatedScript, false},
 		{"renderer hung", hang, hung, true, chromedp015guard.TimeoutHung, "Watcher.Recover dismisses a dialog, or crashes the renderer and reloads the tab", chromedp015guard.CrashedAndReloaded, true},
 		{"renderer hung, Recover first", hang, hung, false, chromedp015guard.TimeoutHung, "", chromedp015guard.CrashedAndReloaded, true},

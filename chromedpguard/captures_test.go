@@ -214,7 +214,7 @@ func TestCapturesRecover(t *testing.T) {
 		action   chromedpguard.RecoveryAction
 		reloaded bool
 	}{
-		{"busy script", busyLoop, true, chromedpguard.TimeoutBusyScript, "Runtime.terminateExecution", chromedpguard.TerminatedScript, false},
+		{"busy script", busyLoop, true, chromedpguard.TimeoutBusyScript, "stop it with Watcher.Recover", chromedpguard.TerminatedScript, false},
 		{"busy script, Recover first", busyLoop, false, chromedpguard.TimeoutBusyScript, "", chromedpguard.TerminatedScript, false},
 		{"renderer hung", hang, true, chromedpguard.TimeoutHung, "Watcher.Recover dismisses a dialog, or crashes the renderer and reloads the tab", chromedpguard.CrashedAndReloaded, true},
 		{"renderer hung, Recover first", hang, false, chromedpguard.TimeoutHung, "", chromedpguard.CrashedAndReloaded, true},

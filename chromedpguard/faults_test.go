@@ -8,7 +8,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/debugger"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -175,8 +174,9 @@ func scriptFaults() map[string]cdpFault {
 			recover: func(t *testing.T, f *fixture) *chromedpguard.Watcher {
 				_, err := f.w.Eval(within(t, 5*time.Second), `() => 1`)
 				require.ErrorIs(t, err, chromedpguard.ErrEvalTimeout, "the loop must still hold the tab")
-				_, err = chromedp.Call(f.tabWithin(t, 5*time.Second), runtime.TerminateExecution, cdp.Empty{})
-				require.NoError(t, err, "Runtime.terminateExecution ends the loop")
+				r, err := f.w.Recover(within(t, 10*time.Second))
+				require.NoError(t, err)
+				assert.Equal(t, chromedpguard.TerminatedScript, r.Action, "the advice: Recover stops the script")
 				return f.w
 			},
 		},

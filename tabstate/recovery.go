@@ -33,11 +33,15 @@ type Recovery struct {
 	Action RecoveryAction
 }
 
-// String reads like "tab renderer crashed (reason: oom): reloaded", or
+// String reads like "tab renderer crashed (reason: oom): reloaded",
+// "busy running script on committed page URL: terminated the script", or
 // "tab answered: nothing".
 func (r Recovery) String() string {
 	if r.Problem == nil {
 		return "tab answered: " + string(r.Action)
+	}
+	if te, ok := r.Problem.(*TimeoutError); ok && te.Doing != "" {
+		return te.Doing + ": " + string(r.Action)
 	}
 	if p, ok := r.Problem.(interface{ Problem() string }); ok {
 		return p.Problem() + ": " + string(r.Action)

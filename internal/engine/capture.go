@@ -118,12 +118,14 @@ func (t *Tab) printPDF(ctx context.Context, params map[string]json.RawMessage, w
 			t.closeStream(res.Stream)
 			return n, nil, err
 		}
-		chunk := []byte(r.Data)
-		if r.Base64Encoded {
+		var chunk []byte
+		if r.Base64Encoded { // a PDF's always is
 			if chunk, err = base64.StdEncoding.DecodeString(r.Data); err != nil {
 				t.closeStream(res.Stream)
 				return n, nil, fmt.Errorf("print to PDF: read the stream: %w", err)
 			}
+		} else {
+			chunk = []byte(r.Data)
 		}
 		m, werr := w.Write(chunk)
 		n += int64(m)

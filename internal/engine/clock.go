@@ -132,13 +132,13 @@ func (t *Tab) timedOut(c *clock, op string) *tabstate.TimeoutError {
 	}
 	te := tabstate.Timeout(c.limit, s.URL, cause, t.b.cfg.advice, terminate, terminateTimeout)
 	te.Op = op
-	if te.Cause == tabstate.TimeoutHung || te.Cause == tabstate.TimeoutBusyScript && terminate == nil {
-		t.noteStall(te.Cause)
-	}
 	if te.Doing == te.Cause.Describe(s.URL) {
 		// Words for the call: one that is no eval never finished, where an
 		// eval's promise never settled.
 		te.Doing = te.Cause.DescribeCall(s.URL, op)
+	}
+	if te.Cause == tabstate.TimeoutHung || te.Cause == tabstate.TimeoutBusyScript && terminate == nil {
+		t.noteStall(te)
 	}
 	return te
 }

@@ -117,7 +117,7 @@ func (c *Config) maxCapturePixels() int64 {
 // Calls are a backend's names of the CDP calls a timeout's advice names,
 // such as "proto.PageBringToFront", or empty for the CDP method alone.
 type Calls struct {
-	BringToFront, SetWebLifecycleState, TerminateExecution string
+	BringToFront, SetWebLifecycleState string
 }
 
 // advice names the call that ends a timeout's cause, if any: the CDP
@@ -132,7 +132,7 @@ func (c *Config) advice(cause tabstate.TimeoutCause) string {
 	case tabstate.TimeoutFrozen:
 		return "resume it with Page.setWebLifecycleState active" + named(c.Calls.SetWebLifecycleState)
 	case tabstate.TimeoutBusyScript:
-		return "set Options.TerminateOnTimeout or call Runtime.terminateExecution" + named(c.Calls.TerminateExecution) + " to stop it"
+		return "stop it with Watcher.Recover, which keeps the page, or set Options.TerminateOnTimeout"
 	case tabstate.TimeoutHung:
 		return "Watcher.Recover dismisses a dialog, or crashes the renderer and reloads the tab, keeping its history"
 	case tabstate.TimeoutSilent:

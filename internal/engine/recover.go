@@ -14,18 +14,19 @@ import (
 // opRecover names Recover in its errors.
 const opRecover = "recover"
 
-// stall is what the last call that ran out of time found the page doing
-// (busy in a script, or hung), noted while no call has answered since
-// and nothing navigated: Recover acts on it without asking the page again.
+// stall is the answer of the last call that ran out of time on a page
+// busy in a script or hung, noted while no call has answered since and
+// nothing navigated: Recover acts on it without asking the page again, and
+// gives it as the Recovery's Problem.
 type stall struct {
-	cause tabstate.TimeoutCause
-	seq   uint64 // the tab's navigation news when it was found
+	timeout *tabstate.TimeoutError // the call's answer
+	seq     uint64                 // the tab's navigation news when it was found
 }
 
 // noteStall remembers what a call that ran out of time found.
-func (t *Tab) noteStall(cause tabstate.TimeoutCause) {
+func (t *Tab) noteStall(te *tabstate.TimeoutError) {
 	t.mu.Lock()
-	t.stall = stall{cause: cause, seq: t.tab.Seq()}
+	t.stall = stall{timeout: te, seq: t.tab.Seq()}
 	t.mu.Unlock()
 	t.stalled.Store(true)
 }
@@ -88,18 +89,20 @@ func (t *Tab) recover(ctx context.Context) (tabstate.Recovery, error) {
 		// Still loading its first document: nothing refuses it yet.
 		return tabstate.Recovery{Action: tabstate.RecoveredNothing}, nil
 	}
-	cause := st.cause
-	if cause == tabstate.TimeoutUnknown {
-		var err error
-		switch cause, err = t.askPage(ctx); {
+	problem := st.timeout
+	if problem == nil {
+		start := time.Now()
+		cause, err := t.askPage(ctx)
+		switch {
 		case isRefusal(err):
 			return t.recoverFrom(ctx, err)
 		case err != nil:
 			return tabstate.Recovery{}, err
 		}
+		// The page's answer to Recover's own eval, which awaits nothing.
+		problem = &tabstate.TimeoutError{Limit: time.Since(start).Round(time.Millisecond), Cause: cause, Doing: cause.Describe(t.State().URL)}
 	}
-	url := t.State().URL
-	problem := &tabstate.TimeoutError{Op: opRecover, Limit: t.timeout, Cause: cause, Doing: cause.Describe(url)}
+	cause := problem.Cause
 	if cause != tabstate.TimeoutUnknown && ctx.Err() != nil {
 		// Found, but the caller's deadline left no time to act.
 		return tabstate.Recovery{Problem: problem}, expired(ctx, opRecover)

@@ -130,7 +130,7 @@ func TestRecoverRefusals(t *testing.T) {
 		fx.tab.Close()
 		_, err = fx.tab.Recover(deadline(t))
 		assert.ErrorIs(t, err, tabstate.ErrWatcherClosed)
-		_, err = fx.tab.Recover(nil) //nolint:staticcheck // a nil context is refused
+		_, err = fx.tab.Recover(nil) //lint:ignore SA1012 a nil context is the bad input under test
 		assert.ErrorIs(t, err, tabstate.ErrInvalidArgument)
 	})
 }

@@ -38,11 +38,8 @@ func scriptRows() []Row {
 		{
 			Name:  "while(true)",
 			Want:  tabstate.ErrEvalTimeout,
-			Msg:   []string{"eval timed out after 2s", "busy running script on committed page", "set Options.TerminateOnTimeout or call Runtime.terminateExecution"},
+			Msg:   []string{"eval timed out after 2s", "busy running script on committed page", "stop it with Watcher.Recover, which keeps the page, or set Options.TerminateOnTimeout"},
 			Cause: tabstate.TimeoutBusyScript,
-			Rod:   Diff{Msg: []string{"Runtime.terminateExecution to stop it"}},
-			Chromedp: Diff{Msg: []string{"Runtime.terminateExecution (runtime.TerminateExecution) to stop it"},
-				Note: "the advice names cdproto's runtime.TerminateExecution; rod's names no proto call"},
 		},
 		{
 			Name: "while(true) with TerminateOnTimeout", TerminateOnTimeout: true,
