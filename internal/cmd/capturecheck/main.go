@@ -8,7 +8,9 @@
 // (Page.Screenshot, Page.PDF) on the same case with the same deadline. It
 // also asks each case the questions a guard asks a timed-out tab, and tries
 // two ways back from a hung renderer: Page.crash then Page.reload, and
-// Target.closeTarget then Target.createTarget.
+// Target.closeTarget then Target.createTarget. With -guarded (the default)
+// it runs the captures through a tabguard watcher too, and Watcher.Recover
+// on the cases that stall.
 //
 //	go run ./internal/cmd/capturecheck [-headed] [-cases healthy,frozen] [-recovery=false]
 //
@@ -51,16 +53,17 @@ func main() {
 	headed := flag.Bool("headed", false, "run Chromium without --headless, on a private Xvfb display")
 	only := flag.String("cases", "", "run only these cases, e.g. healthy,frozen (default: all)")
 	recovery := flag.Bool("recovery", true, "also measure the ways back from a hung renderer")
+	guarded := flag.Bool("guarded", true, "also run the captures, and Recover, through a tabguard watcher")
 	noRod := flag.Bool("no-rod", false, "skip the plain rod column")
 	deadline := flag.Duration("deadline", 10*time.Second, "deadline of each capture")
 	flag.Parse()
-	if err := run(*headed, *only, *recovery, !*noRod, *deadline); err != nil {
+	if err := run(*headed, *only, *recovery, *guarded, !*noRod, *deadline); err != nil {
 		fmt.Fprintln(os.Stderr, "capturecheck:", err)
 		os.Exit(2)
 	}
 }
 
-func run(headed bool, only string, recovery, withRod bool, deadline time.Duration) error {
+func run(headed bool, only string, recovery, guarded, withRod bool, deadline time.Duration) error {
 	srv := httptest.NewServer(pages())
 	defer srv.Close()
 	m := &meter{srv: srv.URL, deadline: deadline}
@@ -90,7 +93,7 @@ func run(headed bool, only string, recovery, withRod bool, deadline time.Duratio
 	fmt.Println("|---|---|---|---|---|---|")
 	var probes []string
 	for _, c := range cases() {
-		if only != "" && !strings.Contains(","+only+",", ","+c.name+",") {
+		if !chosen(only, c.name) {
 			continue
 		}
 		for _, capt := range captures() {
@@ -111,6 +114,9 @@ func run(headed bool, only string, recovery, withRod bool, deadline time.Duratio
 	fmt.Println("\n| case | state after setup | visibilityState eval | timer promise | Performance.getMetrics | Browser.getVersion |")
 	fmt.Println("|---|---|---|---|---|---|")
 	fmt.Println(strings.Join(probes, "\n"))
+	if guarded {
+		m.guarded(only)
+	}
 	if recovery {
 		fmt.Println()
 		fmt.Println(m.terminate())
@@ -121,6 +127,11 @@ func run(headed bool, only string, recovery, withRod bool, deadline time.Duratio
 		}
 	}
 	return nil
+}
+
+// chosen reports whether -cases (only, empty for all) names case name.
+func chosen(only, name string) bool {
+	return only == "" || strings.Contains(","+only+",", ","+name+",")
 }
 
 // rodVersion is the version of rod built into this program.
