@@ -102,14 +102,20 @@ func TestWatchWithDialogAlreadyOpen(t *testing.T) {
 	start := time.Now()
 	_, err = w.Eval(testbrowser.Context(t, 5*time.Second), `() => 1`)
 	require.ErrorIs(t, err, tabguard.ErrEvalTimeout)
-	assert.Contains(t, err.Error(), "answers nothing, not even an interrupt: a JavaScript dialog opened before the watcher did, or the renderer hangs outside JavaScript: Watcher.HandleDialog closes a dialog")
+	assert.Contains(t, err.Error(), "answers nothing, not even an interrupt: a JavaScript dialog opened before the watcher did, or the renderer hangs outside JavaScript: Watcher.Recover dismisses a dialog")
 	var te *tabguard.TimeoutError
 	require.ErrorAs(t, err, &te)
 	assert.Equal(t, timeout, te.Limit, "the eval's own deadline ended it")
 	assert.Equal(t, tabguard.TimeoutHung, te.Cause)
 	t.Logf("answered in %v", time.Since(start))
 
-	require.NoError(t, proto.PageHandleJavaScriptDialog{Accept: true}.Call(pctx()))
+	// As the advice says: Recover dismisses the dialog it could not see.
+	r, err := w.Recover(testbrowser.Context(t, 10*time.Second))
+	require.NoError(t, err)
+	assert.Equal(t, tabguard.DismissedDialog, r.Action)
+	_, err = w.Eval(testbrowser.Context(t, 5*time.Second), `() => 1`)
+	require.NoError(t, err, "the next call answers")
+
 	_, err = proto.RuntimeEvaluate{Expression: `setTimeout(() => alert("after"), 0)`}.Call(pctx())
 	require.NoError(t, err)
 	eventually(t, "the second dialog", blockedBy(t, w, tabguard.ErrDialogOpen))

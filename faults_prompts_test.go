@@ -71,6 +71,9 @@ func promptFaults() map[string]rodFault {
 		},
 		"navigation becomes a download": {
 			fault: func(t *testing.T, f *fixture) outcome {
+				// Chrome tells of a download only once the page before it
+				// has loaded.
+				require.NoError(t, f.page.Context(testbrowser.Context(t, 10*time.Second)).WaitLoad())
 				var ended func() bool
 				if f.b.Home != "" {
 					ended = downloadEnded(t, f.b)

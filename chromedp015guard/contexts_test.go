@@ -107,7 +107,11 @@ func TestPoliciesInEveryContext(t *testing.T) {
 	require.Len(t, entries, 2, "both files are saved into DownloadDir")
 
 	// A later watcher that denies downloads: the first one's tab says so.
-	watchBrowser(nil)
+	// The tab's context is made first, so the first watcher's policy is
+	// in force there (its tab waits for it) before the second one's start
+	// sets its own in every context: which of two watchers learning a new
+	// context at once lands its policy last is a race.
 	w := tab(t, saves, newContext())
+	watchBrowser(nil)
 	assert.Equal(t, `"x.bin" denied, though this watcher's policy saves downloads: a policy set since by another watcher or client of the browser holds`, download(t, w))
 }

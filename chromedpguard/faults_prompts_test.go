@@ -74,6 +74,9 @@ func promptFaults() map[string]cdpFault {
 		},
 		"navigation becomes a download": {
 			fault: func(t *testing.T, f *fixture) outcome {
+				// Chrome tells of a download only once the page before it
+				// has loaded.
+				f.waitLoaded(t)
 				var ended func() bool
 				if f.home != "" {
 					ended = f.downloadEnded(t)

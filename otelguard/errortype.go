@@ -36,6 +36,7 @@ var errorTypes = map[error]string{
 	tabstate.ErrSnapshotGone:       "ErrSnapshotGone",
 	tabstate.ErrNoMatch:            "ErrNoMatch",
 	tabstate.ErrURLBlocked:         "ErrURLBlocked",
+	tabstate.ErrCaptureTooLarge:    "ErrCaptureTooLarge",
 	tabstate.ErrNoDialog:           "ErrNoDialog",
 	context.Canceled:               "context.Canceled",
 	context.DeadlineExceeded:       "context.DeadlineExceeded",
