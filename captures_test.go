@@ -2,6 +2,7 @@ package tabguard_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"net/http/httptest"
 	"strings"
@@ -104,11 +105,12 @@ func TestFullPageBounded(t *testing.T) {
 	assert.True(t, bytes.HasPrefix(png, []byte("\x89PNG")))
 }
 
-// A hidden tab, and a frozen one, are no failures: their screenshots and
-// PDFs answer, never refused. A hidden tab's screenshot waits for Chrome
-// to paint it, 3.7 s on a quiet machine (docs/captures.md) and more on a
-// loaded one, where a shorter deadline gets a timeout that says the tab is
-// hidden and names Page.bringToFront: the row's deadline is a minute.
+// A hidden tab, and a frozen one, are no failures: their captures are
+// never refused. A hidden tab's PDF answers; its screenshot waits for
+// Chrome to paint the tab, 3.7 s on a quiet machine (docs/captures.md) and
+// never, in a minute, on a loaded one: it answers, or its timeout says the
+// tab is hidden and names the call that shows it. Brought to front, and
+// frozen there, as a program freezes a tab it shows, every capture answers.
 func TestCapturesHiddenAndFrozen(t *testing.T) {
 	t.Parallel()
 	srv := faultrows.CapturesServer(t)
@@ -133,7 +135,18 @@ func TestCapturesHiddenAndFrozen(t *testing.T) {
 		require.NoError(t, err, state)
 		assert.True(t, bytes.HasPrefix(pdf, []byte("%PDF-")), state)
 	}
-	captures("hidden")
+	pdf, err := w.PDF(ctx, nil)
+	require.NoError(t, err, "hidden")
+	assert.True(t, bytes.HasPrefix(pdf, []byte("%PDF-")), "hidden")
+	shotCtx, cancelShot := context.WithTimeout(ctx, 2*time.Second)
+	_, err = w.Screenshot(shotCtx, false, nil)
+	cancelShot()
+	if err != nil {
+		var te *tabguard.TimeoutError
+		require.ErrorAs(t, err, &te, "a hidden tab's screenshot answers, or times out saying why")
+		assert.Equal(t, tabguard.TimeoutHidden, te.Cause)
+		assert.Contains(t, err.Error(), "Page.bringToFront (proto.PageBringToFront) shows it")
+	}
 	// Frozen in front, as a program freezes a tab it shows.
 	require.NoError(t, proto.PageBringToFront{}.Call(page.Context(ctx)))
 	require.NoError(t, proto.PageSetWebLifecycleState{State: proto.PageSetWebLifecycleStateStateFrozen}.Call(page.Context(ctx)))

@@ -36,10 +36,19 @@ func TestPoliciesInEveryContext(t *testing.T) {
 				b := dedicatedHeaded(t)
 				browser, home = b.ctx, b.home
 			} else {
-				browser = dedicated(t)
-				var err error
-				home, err = os.UserHomeDir()
-				require.NoError(t, err)
+				// A home of the browser's own: other rows' browsers may
+				// write into the test user's Downloads meanwhile.
+				home = t.TempDir()
+				env := []string{"HOME=" + home}
+				for _, kv := range os.Environ() {
+					if !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "XDG_") {
+						env = append(env, kv)
+					}
+				}
+				ctx, stop, err := launchWith("", false, chromedp.NoInheritEnv, chromedp.Env(env...))
+				require.NoError(t, err, "start Chromium")
+				t.Cleanup(stop)
+				browser = ctx
 			}
 			downloads := filepath.Join(home, "Downloads")
 			list := func(dir string) []string {
