@@ -32,8 +32,9 @@ const maxCapturePixels = "Options.MaxCapturePixels"
 // guard of [Watcher.Do]: refused on a tab that cannot answer, cut short
 // when the renderer dies, and a timeout that names the screenshot and what
 // the tab was doing: hidden (a background tab's screenshot waits for
-// Chrome to paint it, seconds on Chromium 156: page.BringToFront shows
-// it), busy in a script, or hung ([Watcher.Recover] brings it back). A
+// Chrome to paint it, seconds on a quiet machine and maybe never on a
+// loaded one: page.BringToFront shows it), busy in a script, or hung
+// ([Watcher.Recover] brings it back). A
 // full page larger than Options.MaxCapturePixels is refused with
 // [ErrCaptureTooLarge] before anything is painted. ctx is any context; the
 // call goes to the watched tab.
