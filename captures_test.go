@@ -183,6 +183,14 @@ func hang(t *testing.T, page *rod.Page) {
 		info, err := proto.TargetGetTargetInfo{TargetID: page.TargetID}.Call(page.Browser().Context(testbrowser.Context(t, 2*time.Second)))
 		return err == nil && info.TargetInfo.URL == "chrome://hang/"
 	})
+	// The target shows the URL before the renderer stops: wait until an
+	// evaluate gets no answer.
+	eventually(t, "the renderer to stop answering", func() bool {
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		_, err := proto.RuntimeEvaluate{Expression: "1"}.Call(page.Context(ctx))
+		return errors.Is(err, context.DeadlineExceeded)
+	})
 }
 
 // busyLoop starts a loop that holds the page's main thread.

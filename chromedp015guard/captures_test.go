@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
@@ -285,6 +286,15 @@ func hang(t *testing.T, f *fixture) {
 		}
 		return false
 	})
+	// The target shows the URL before the renderer stops: wait until an
+	// evaluate gets no answer.
+	eventually(t, "the renderer to stop answering", func() bool {
+		err := run(t, f.tab, 300*time.Millisecond, func(ctx context.Context) error {
+			_, _, err := runtime.Evaluate("1").Do(ctx)
+			return err
+		})
+		return errors.Is(err, context.DeadlineExceeded)
+	})
 }
 
 // busyLoop starts a loop that holds the page's main thread.
@@ -329,13 +339,17 @@ func TestCapturesRecover(t *testing.T) {
 			assert.Contains(t, before, "/p2 3 kept c=1; p=1", "about:blank, /p1, /p2")
 			tt.fault(t, f)
 			if tt.capture {
-				captures := map[string]func() error{
-					"screenshot": func() error { _, err := f.w.Screenshot(ctx, false, 100); return err },
-					"full page":  func() error { _, err := f.w.Screenshot(ctx, true, 100); return err },
-					"PDF":        func() error { _, err := f.w.PDF(ctx, nil); return err },
+				captures := map[string]func(context.Context) error{
+					"screenshot": func(ctx context.Context) error { _, err := f.w.Screenshot(ctx, false, 100); return err },
+					"full page":  func(ctx context.Context) error { _, err := f.w.Screenshot(ctx, true, 100); return err },
+					"PDF":        func(ctx context.Context) error { _, err := f.w.PDF(ctx, nil); return err },
 				}
 				for name, capture := range captures {
-					err := capture()
+					// Each under a deadline of its own, shorter than the
+					// eval timeout: the probes run before it all the same.
+					cctx, cancel := context.WithTimeout(ctx, busy)
+					err := capture(cctx)
+					cancel()
 					var te *chromedp015guard.TimeoutError
 					require.ErrorAs(t, err, &te, name)
 					assert.Equal(t, tt.cause, te.Cause, name)

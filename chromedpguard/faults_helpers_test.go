@@ -2,7 +2,9 @@ package chromedpguard_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -26,6 +28,12 @@ func (f *fixture) hang(t *testing.T) {
 	eventually(t, "the renderer to hang", func() bool {
 		info, err := chromedp.CallBrowser(f.browserWithin(t, 2*time.Second), target.GetTargetInfo, target.GetTargetInfoParams{TargetID: f.w.TargetID()})
 		return err == nil && info.TargetInfo.URL == "chrome://hang/"
+	})
+	// The target shows the URL before the renderer stops: wait until an
+	// evaluate gets no answer.
+	eventually(t, "the renderer to stop answering", func() bool {
+		_, err := chromedp.Run(f.tabWithin(t, 300*time.Millisecond), chromedp.Evaluate[int](`1`))
+		return errors.Is(err, context.DeadlineExceeded)
 	})
 }
 
