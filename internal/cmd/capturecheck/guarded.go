@@ -53,7 +53,7 @@ func (m *meter) guarded(only string) {
 			if !c.wants(capt.name) {
 				continue
 			}
-			o := m.watched(c, func(ctx context.Context, _ *rod.Page, w *tabguard.Watcher) string { return capt.run(ctx, w) })
+			o, _ := m.watched(c, func(ctx context.Context, _ *rod.Page, w *tabguard.Watcher) string { return capt.run(ctx, w) })
 			fmt.Printf("| %s | %s | %s | %s |\n", capt.name, c.name, o.text, o.took())
 		}
 	}
@@ -63,8 +63,7 @@ func (m *meter) guarded(only string) {
 			continue
 		}
 		var kept string
-		o := m.watched(c, func(ctx context.Context, p *rod.Page, w *tabguard.Watcher) string {
-			before := keeps(ctx, w)
+		o, before := m.watched(c, func(ctx context.Context, p *rod.Page, w *tabguard.Watcher) string {
 			if _, err := w.Screenshot(ctx, false, nil); err == nil {
 				return "the capture answered: nothing to recover"
 			}
@@ -74,47 +73,49 @@ func (m *meter) guarded(only string) {
 			if err != nil {
 				return fmt.Sprintf("%v; error: %v", r, err)
 			}
-			kept = before + " → " + keeps(ctx, w)
+			kept = keeps(ctx, w)
 			return fmt.Sprintf("%v, in %.2f s", r, took.Seconds())
 		})
-		fmt.Printf("| %s | %s | %s |\n", c.name, o.text, kept)
+		fmt.Printf("| %s | %s | %s → %s |\n", c.name, o.text, before, kept)
 	}
 }
 
-// watched opens the case's tab in a fresh browser, watches it, puts it in
-// its state and runs fn under the deadline; the time is fn's.
-func (m *meter) watched(c tabCase, fn func(ctx context.Context, p *rod.Page, w *tabguard.Watcher) string) outcome {
+// watched opens the case's tab in a fresh browser, watches it, gives it a
+// session (before is what it keeps, read then), puts it in its state and
+// runs fn under the deadline; the time is fn's.
+func (m *meter) watched(c tabCase, fn func(ctx context.Context, p *rod.Page, w *tabguard.Watcher) string) (o outcome, before string) {
 	b, stop, err := m.launch(false)
 	if err != nil {
-		return outcome{text: "launch: " + err.Error()}
+		return outcome{text: "launch: " + err.Error()}, ""
 	}
 	defer stop()
 	p, err := m.openPlain(b, c.path)
 	if err != nil {
-		return outcome{text: "setup: " + describe(err)}
+		return outcome{text: "setup: " + describe(err)}, ""
 	}
 	w, err := tabguard.Watch(p, &tabguard.Options{EvalTimeout: m.deadline})
 	if err != nil {
-		return outcome{text: "watch: " + err.Error()}
+		return outcome{text: "watch: " + err.Error()}, ""
 	}
 	defer w.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*m.deadline)
 	defer cancel()
 	if err := m.session(ctx, p, w); err != nil {
-		return outcome{text: "setup: " + err.Error()}
+		return outcome{text: "setup: " + err.Error()}, ""
 	}
+	before = keeps(ctx, w)
 	note := ""
 	if c.setup != nil {
 		if note, err = c.setup(ctx, m, b, p); err != nil {
-			return outcome{text: "setup: " + describe(err)}
+			return outcome{text: "setup: " + describe(err)}, ""
 		}
 	}
 	start := time.Now()
-	o := outcome{text: fn(ctx, p, w), dur: time.Since(start)}
+	o = outcome{text: fn(ctx, p, w), dur: time.Since(start)}
 	if note != "" {
 		o.text += " (" + note + ")"
 	}
-	return o
+	return o, before
 }
 
 // session gives the tab what a recovery may keep or lose: a visit to /p1
