@@ -56,15 +56,22 @@ func (t *Tab) busy(ctx context.Context) (tabstate.TimeoutCause, error) {
 // Runtime.terminateExecution by interrupting the running script, so it
 // answers while a loop holds the main thread.
 func (t *Tab) terminateScript() error {
-	t.mu.Lock()
-	t.terminations++
-	t.mu.Unlock()
 	ctx, cancel := context.WithTimeout(t.life, terminateTimeout)
 	defer cancel()
-	err := t.probe(ctx, func(ctx context.Context) error { return t.s.Call(ctx, "Runtime.terminateExecution", nil, nil) })
+	err := t.terminateWithin(ctx)
 	if err != nil {
 		t.logf("tabguard: terminating a runaway script failed", err)
 	}
+	return err
+}
+
+// terminateWithin sends Runtime.terminateExecution within ctx, counting it
+// for the calls in flight (terminatedDuring) and telling the Trace.
+func (t *Tab) terminateWithin(ctx context.Context) error {
+	t.mu.Lock()
+	t.terminations++
+	t.mu.Unlock()
+	err := t.probe(ctx, func(ctx context.Context) error { return t.s.Call(ctx, "Runtime.terminateExecution", nil, nil) })
 	t.terminated(err)
 	return err
 }

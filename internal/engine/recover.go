@@ -33,7 +33,7 @@ func (t *Tab) noteStall(te *tabstate.TimeoutError) {
 
 // answered forgets the stall once a call on the page answered.
 func (t *Tab) answered() {
-	if t.stalled.Swap(false) {
+	if t.stalled.Load() && t.stalled.Swap(false) { // a load alone on the healthy path
 		t.mu.Lock()
 		t.stall = stall{}
 		t.mu.Unlock()
@@ -215,12 +215,7 @@ func (t *Tab) askPage(ctx context.Context) (tabstate.TimeoutCause, error) {
 func (t *Tab) terminate(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, t.timeout)
 	defer cancel()
-	t.mu.Lock()
-	t.terminations++
-	t.mu.Unlock()
-	err := t.probe(ctx, func(ctx context.Context) error { return t.s.Call(ctx, "Runtime.terminateExecution", nil, nil) })
-	t.terminated(err)
-	if err != nil {
+	if err := t.terminateWithin(ctx); err != nil {
 		return fmt.Errorf("recover: stop the script (Runtime.terminateExecution): %w", t.settleErr(ctx, err))
 	}
 	t.answered()
@@ -232,14 +227,11 @@ func (t *Tab) terminate(ctx context.Context) error {
 // that); otherwise the renderer is crashed and the tab reloaded.
 func (t *Tab) recoverHung(ctx context.Context, problem *tabstate.TimeoutError) (tabstate.Recovery, error) {
 	r := tabstate.Recovery{Problem: problem, Action: tabstate.DismissedDialog}
-	err := t.change(ctx, "dismiss a dialog", allowAnyLive, func(ctx context.Context) error {
-		return t.s.Call(ctx, "Page.handleJavaScriptDialog", handleDialogParams{Accept: false}, nil)
-	})
-	switch {
+	switch err := t.handleDialog(ctx, false, ""); {
 	case err == nil:
 		t.answered()
 		return r, nil
-	case !t.protocolError(err, noDialog):
+	case !errors.Is(err, tabstate.ErrNoDialog):
 		return r, err
 	}
 	r.Action = tabstate.CrashedAndReloaded
