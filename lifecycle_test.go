@@ -40,6 +40,13 @@ func lifecycleCalls() []lifecycleCall {
 			name: "Reload",
 			prepare: func(t *testing.T, f *fixture, url string) {
 				require.NoError(t, navigate(t, f.page, url))
+				// rod's Navigate may return before the new document
+				// replaces the old one: a script run then, such as a
+				// beforeunload handler, would go on the old page.
+				eventually(t, "the tab to load "+url, func() bool {
+					res, err := f.page.Context(testbrowser.Context(t, 5*time.Second)).Eval(`() => location.href + " " + document.readyState`)
+					return err == nil && res.Value.Str() == url+" complete" && f.w.State().URL == url
+				})
 			},
 			call: func(ctx context.Context, f *fixture, url string) error { return f.w.Reload(ctx) },
 		},
