@@ -26,7 +26,7 @@ API := . tabstate tabtrace chromedpguard chromedp015guard otelguard
 # staticcheck at a pinned version, built from the Go module proxy.
 STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test test-more test-all test-root test-soak $(MODULES:%=test-in/%) $(CHROMEDP015:%=test-chromedp015/%) $(ROD:%=test-rod/%) demo browser lint api bench bench-smoke fuzz release
+.PHONY: test test-more test-all test-root test-soak test-full/chromedpguard $(MODULES:%=test-in/%) $(CHROMEDP015:%=test-chromedp015/%) $(ROD:%=test-rod/%) demo browser lint api bench bench-smoke fuzz release
 
 # browser finds or installs (as root, with apt-get) Chromium and Xvfb, the
 # virtual display of the headed tests.
@@ -53,21 +53,28 @@ api:
 # make test runs lint and each module's tests side by side, as jobs of one
 # make -j: each job's output is shown whole when it ends (-O), every job
 # runs to its end (-k), and make test fails when any one failed. The jobs
-# start longest first. TESTJOBS bounds how many run at once: every test
-# job drives Chromium, and on a 2-core machine three jobs drove the load
-# average to 25, where Chrome took over 5 s to load a small page.
+# start longest first (measured on 2 cores), so that no long one runs alone
+# at the end. TESTJOBS bounds how many run at once: every test job drives
+# Chromium, and on a 2-core machine three jobs drove the load average to
+# 25, where Chrome took over 5 s to load a small page.
 TESTJOBS ?= 2
-TESTS := test-root test-in/chromedpguard lint test-soak $(patsubst %,test-in/%,$(filter-out chromedpguard,$(MODULES)))
+LONGEST := chromedpguard chromedp015guard examples/mcpserver examples/controlserver
+TESTS := test-root $(LONGEST:%=test-in/%) test-soak lint $(patsubst %,test-in/%,$(filter-out $(LONGEST),$(MODULES)))
 
 test: browser
 	@$(MAKE) --no-print-directory -j$(TESTJOBS) -O -k $(TESTS)
 
 # make test-more runs what is kept out of make test to hold it under five
-# minutes on two cores: the root package again on the newest rod release,
-# and chromedp015guard on the older chromedp releases it pins.
+# minutes on two cores, in full (TABGUARD_TEST_ALL, faultrows.Full): the
+# root package again on the newest rod release, with every prompt row 20
+# times on one tab where make test runs it 5; chromedpguard's whole fault
+# matrix, of which make test runs one row of each kind of fault and every
+# row chromedp answers in its own way (faultrows.Smoke), the engine giving
+# every other row the answer the root package's matrix holds; and
+# chromedp015guard on the older chromedp releases it pins.
 # make test-all is both; CI runs both.
 test-more: browser
-	@$(MAKE) --no-print-directory -j$(TESTJOBS) -O -k $(ROD:%=test-rod/%) $(CHROMEDP015:%=test-chromedp015/%)
+	@$(MAKE) --no-print-directory -j$(TESTJOBS) -O -k $(ROD:%=test-rod/%) test-full/chromedpguard $(CHROMEDP015:%=test-chromedp015/%)
 
 test-all: test test-more
 
@@ -89,11 +96,15 @@ $(MODULES:%=test-in/%): test-in/%:
 $(CHROMEDP015:%=test-chromedp015/%): test-chromedp015/%:
 	cd chromedp015guard && $(GO) test -race -count=1 -timeout 5m -modfile=$* ./...
 
-# test-rod/F runs the root package's tests but the soak on the rod release
-# its go.mod file F pins: the root package alone, which holds the rod
-# adapter, to keep make test's time down.
+# test-full/chromedpguard runs chromedpguard's whole fault matrix.
+test-full/chromedpguard:
+	cd chromedpguard && TABGUARD_TEST_ALL=1 $(GO) test -race -count=1 -timeout 10m -run '^TestFaultMatrix$$' .
+
+# test-rod/F runs the root package's tests but the soak, in full, on the
+# rod release its go.mod file F pins: the root package alone, which holds
+# the rod adapter, to keep make test's time down.
 $(ROD:%=test-rod/%): test-rod/%:
-	$(GO) test -race -count=1 -timeout 10m -modfile=$* -skip '^TestSoak$$' .
+	TABGUARD_TEST_ALL=1 $(GO) test -race -count=1 -timeout 10m -modfile=$* -skip '^TestSoak$$' .
 
 demo: browser
 	$(GO) run ./examples/demo

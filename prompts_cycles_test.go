@@ -24,7 +24,7 @@ func TestPromptRowsCycles(t *testing.T) {
 			rf, ok := faults[row.Fault()]
 			require.True(t, ok, "no fault for the row")
 			t.Parallel()
-			cycles := faultrows.PromptCycles
+			cycles := faultrows.PromptCycles()
 			if row.Want == tabguard.ErrCertificate {
 				// Chrome answers a load of a certificate it refused before
 				// about 3 s later, raw rod's as the watcher's: the time

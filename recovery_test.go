@@ -19,8 +19,8 @@ import (
 // failed load refused at once) are held over cycles in both orders Chrome's
 // replies and events can come in by internal/engine's TestRecoveryShowsAtOnce,
 // with no browser; these cycles hold each real path to them. A sign-in's
-// path, loads that answer in milliseconds, runs promptCycles.
-const recoveryCycles, promptCycles = 5, 20
+// path, loads that answer in milliseconds, runs faultrows.PromptCycles.
+const recoveryCycles = 5
 
 // recoveryPath is one way a user brings a tab back: fault breaks the tab and
 // returns once the watcher refuses it; recover undoes it with one call. The
@@ -32,14 +32,14 @@ type recoveryPath struct {
 	recover func(t *testing.T, f *fixture) error
 }
 
-// cycles is how many cycles the path runs: promptCycles for a sign-in.
-// Not for an untrusted certificate: measured on Chromium 156, Chrome
-// answers a load of a certificate it refused before about 3 s later, raw
-// rod's as the watcher's, so 20 cycles would take a minute.
+// cycles is how many cycles the path runs: faultrows.PromptCycles for a
+// sign-in. Not for an untrusted certificate: measured on Chromium 156,
+// Chrome answers a load of a certificate it refused before about 3 s
+// later, raw rod's as the watcher's, so 20 cycles would take a minute.
 func (p recoveryPath) cycles() int {
 	switch p.reason {
 	case tabguard.ErrSignInRequired:
-		return promptCycles
+		return faultrows.PromptCycles()
 	}
 	return recoveryCycles
 }

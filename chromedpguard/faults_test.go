@@ -24,17 +24,18 @@ type cdpFault struct {
 	recover func(t *testing.T, f *fixture) *chromedpguard.Watcher
 }
 
-// TestFaultMatrix runs every row of faultrows.Rows on chromedp, as the
-// root package's TestFaultMatrix does on rod: the row says what the answer
-// must be (faultrows.Check); the fault and the recovery are chromedp's
-// own, by the row's name.
+// TestFaultMatrix runs the rows of faultrows.Matrix on chromedp (every
+// row in a full run, make test-more; faultrows.Smoke in make test), as the
+// root package's TestFaultMatrix runs every row on rod: the row says what
+// the answer must be (faultrows.Check); the fault and the recovery are
+// chromedp's own, by the row's name.
 func TestFaultMatrix(t *testing.T) {
 	t.Parallel()
 	faults := cdpFaults()
 	for _, problem := range faultrows.Missing(faultrows.Chromedp, faults) {
 		t.Error(problem)
 	}
-	for _, row := range faultrows.Rows() {
+	for _, row := range faultrows.Matrix(faultrows.Chromedp) {
 		t.Run(row.Name, func(t *testing.T) {
 			if row.Chromedp.Skip != "" {
 				t.Skip("not run on chromedp: " + row.Chromedp.Skip)

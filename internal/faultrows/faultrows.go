@@ -11,6 +11,8 @@
 package faultrows
 
 import (
+	"os"
+	"slices"
 	"sort"
 	"time"
 
@@ -143,17 +145,52 @@ func (r Row) Messages(b Backend) []string {
 }
 
 // Rows is the fault matrix, in the order of the README's tables.
-func Rows() []Row {
-	rows := append(crashRows(), scriptRows()...)
-	rows = append(rows, dialogRows()...)
-	rows = append(rows, debuggerRow())
-	rows = append(rows, loadRows()...)
-	rows = append(rows, withHeaded(promptRows())...)
-	rows = append(rows, lifecycleRows()...)
-	rows = append(rows, silentRows()...)
-	rows = append(rows, helperRows()...)
-	rows = append(rows, goneRows()...)
-	return append(rows, frameRows()...)
+func Rows() []Row { return slices.Concat(kinds()...) }
+
+// kinds are the matrix's rows by kind of fault, in the order of the
+// README's tables.
+func kinds() [][]Row {
+	return [][]Row{
+		crashRows(), scriptRows(), dialogRows(), {debuggerRow()}, loadRows(),
+		withHeaded(promptRows()), lifecycleRows(), silentRows(), helperRows(),
+		goneRows(), frameRows(),
+	}
+}
+
+// Smoke is the part of the matrix a backend whose rows the other backend
+// also runs holds to on every run of make test: the first row of each kind
+// of fault, the first headed row, and every row where b answers or
+// recovers in its own way (a Diff with messages or a note). The engine
+// gives every other row the same answer on both backends; the whole matrix
+// runs when Full.
+func Smoke(b Backend) []Row {
+	var out []Row
+	headed := false
+	for _, kind := range kinds() {
+		for i, r := range kind {
+			d := r.Diff(b)
+			first := i == 0 || r.Browser.IsHeaded() && !headed
+			if first || len(d.Msg) > 0 || d.Note != "" {
+				out = append(out, r)
+				headed = headed || r.Browser.IsHeaded()
+			}
+		}
+	}
+	return out
+}
+
+// Full reports whether the tests run in full, as make test-more runs
+// them, with TABGUARD_TEST_ALL set: every row on every backend, and every
+// prompt row PromptCycles times.
+func Full() bool { return os.Getenv("TABGUARD_TEST_ALL") != "" }
+
+// Matrix is the rows backend b's TestFaultMatrix runs: the whole matrix
+// on rod, and on chromedp when Full; Smoke otherwise.
+func Matrix(b Backend) []Row {
+	if b == Rod || Full() {
+		return Rows()
+	}
+	return Smoke(b)
 }
 
 // Missing names the rows that backend b neither implements (impl holds b's

@@ -225,3 +225,47 @@ func tableNames(readme, heading string) ([]string, error) {
 	}
 	return names[2:], nil
 }
+
+// The smoke matrix holds a row of each kind of fault, a headed row, and
+// every row chromedp answers or recovers in its own way, in the matrix's
+// order; the whole matrix is what a full run holds.
+func TestSmoke(t *testing.T) {
+	t.Setenv("TABGUARD_TEST_ALL", "")
+	rows := faultrows.Rows()
+	smoke := faultrows.Smoke(faultrows.Chromedp)
+	var names []string
+	for _, r := range smoke {
+		names = append(names, r.Name)
+	}
+	t.Logf("smoke: %d of %d rows: %q", len(smoke), len(rows), names)
+	assert.Less(t, len(smoke), len(rows)/2)
+
+	at := map[string]int{}
+	for i, r := range rows {
+		at[r.Name] = i
+	}
+	last, headed := -1, false
+	for _, r := range smoke {
+		i, ok := at[r.Name]
+		require.True(t, ok, "%s is no row of the matrix", r.Name)
+		assert.Greater(t, i, last, "%s out of the matrix's order", r.Name)
+		last = i
+		headed = headed || r.Browser.IsHeaded()
+	}
+	assert.True(t, headed, "no headed row")
+	for _, r := range rows {
+		if d := r.Chromedp; len(d.Msg) > 0 || d.Note != "" {
+			assert.Contains(t, names, r.Name, "a row chromedp answers in its own way")
+		}
+	}
+	for _, first := range []string{"renderer crash idle", "alert open", "debugger statement while paused", "tab closed"} {
+		assert.Contains(t, names, first, "the first row of its kind")
+	}
+
+	assert.Equal(t, rows, faultrows.Matrix(faultrows.Rod), "rod runs the whole matrix")
+	assert.Equal(t, smoke, faultrows.Matrix(faultrows.Chromedp))
+	assert.Equal(t, 5, faultrows.PromptCycles())
+	t.Setenv("TABGUARD_TEST_ALL", "1")
+	assert.Equal(t, rows, faultrows.Matrix(faultrows.Chromedp), "a full run holds every row")
+	assert.Equal(t, 20, faultrows.PromptCycles())
+}

@@ -68,12 +68,18 @@ func TLSServer(t testing.TB, clientCert bool) *httptest.Server {
 // something of its own (docs/prompts.md), the row runs headed too
 // (AlsoHeaded), and the answer is the same.
 // Prompts are the rows of prompts that are not JavaScript dialogs, headless
-// only: each backend runs each of them PromptCycles times on one tab, to
-// hold that no reason outlives its prompt.
+// only: the root package runs each of them PromptCycles times on one tab,
+// to hold that no reason outlives its prompt.
 func Prompts() []Row { return promptRows() }
 
-// PromptCycles is how many times each prompt row runs on one tab.
-const PromptCycles = 20
+// PromptCycles is how many times each prompt row runs on one tab: 20 when
+// Full, 5 on every run of make test.
+func PromptCycles() int {
+	if Full() {
+		return 20
+	}
+	return 5
+}
 
 func promptRows() []Row {
 	return []Row{
