@@ -100,7 +100,7 @@ func TestNavigateBecomesDownload(t *testing.T) {
 							Events: []enginetest.Event{enginetest.Page(sess, tabstate.NavigationStarted{FrameID: target, LoaderID: "D", URL: fileURL})},
 						}
 						if late {
-							time.AfterFunc(10*time.Millisecond, func() { fx.f.Push(events...) })
+							r.After = events
 						} else {
 							r.Events = append(r.Events, events...)
 						}

@@ -144,11 +144,12 @@ func TestCrashWinsOverAbort(t *testing.T) {
 		t.Run(order.String(), func(t *testing.T) {
 			fx := setup(t, order, engine.Config{EvalTimeout: 5 * time.Second, EventGrace: lateGrace})
 			fx.f.Handle("Page.navigate", func(string, json.RawMessage) enginetest.Reply {
-				// The crash events trail the reply that reports the abort.
-				time.AfterFunc(20*time.Millisecond, func() { fx.f.Push(crash("crashed")...) })
+				// The crash events trail the reply that reports the abort,
+				// and the navigation's start.
 				return enginetest.Reply{
 					Result: map[string]any{"frameId": target, "loaderId": "L", "errorText": "net::ERR_ABORTED"},
 					Events: []enginetest.Event{enginetest.Page(sess, tabstate.NavigationStarted{FrameID: target, LoaderID: "L", URL: pageURL})},
+					After:  crash("crashed"),
 				}
 			})
 			err := fx.tab.Navigate(deadline(t), pageURL)
@@ -166,8 +167,10 @@ func TestCrashWinsOverDetachedPage(t *testing.T) {
 		t.Run(order.String(), func(t *testing.T) {
 			fx := setup(t, order, engine.Config{EvalTimeout: 5 * time.Second, EventGrace: lateGrace})
 			fx.f.Handle("Page.reload", func(string, json.RawMessage) enginetest.Reply {
-				time.AfterFunc(20*time.Millisecond, func() { fx.f.Push(crash("killed")...) })
-				return enginetest.Reply{Err: &enginetest.ProtocolError{Code: -32000, Message: "Not attached to an active page"}}
+				return enginetest.Reply{
+					Err:   &enginetest.ProtocolError{Code: -32000, Message: "Not attached to an active page"},
+					After: crash("killed"),
+				}
 			})
 			err := fx.tab.Reload(deadline(t))
 			require.ErrorIs(t, err, tabstate.ErrTabCrashed)

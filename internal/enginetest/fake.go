@@ -65,6 +65,9 @@ type Reply struct {
 	Err error
 	// Events are what Chrome sends with the reply, before it on the wire.
 	Events []Event
+	// After are what Chrome sends after the reply: they reach the engine
+	// LateBy after it, after Events in either order.
+	After []Event
 	// Hang holds the reply until the call's context ends.
 	Hang bool
 }
@@ -224,6 +227,7 @@ func (f *Fake) call(ctx context.Context, id, method string, params, result any) 
 	} else {
 		f.later(r.Events)
 	}
+	f.after(r.After)
 	if r.Hang {
 		select {
 		case <-ctx.Done():
@@ -267,6 +271,23 @@ func (f *Fake) later(events []Event) {
 		select {
 		case <-time.After(LateBy):
 			f.flush()
+		case <-f.done:
+		}
+	}()
+}
+
+// after pushes events LateBy from now: Push delivers the late events
+// first, so they trail those queued before.
+func (f *Fake) after(events []Event) {
+	if len(events) == 0 {
+		return
+	}
+	f.wg.Add(1)
+	go func() {
+		defer f.wg.Done()
+		select {
+		case <-time.After(LateBy):
+			f.Push(events...)
 		case <-f.done:
 		}
 	}()
