@@ -18,9 +18,9 @@ import (
 )
 
 // startBound bounds one start over the link, rod's calls and the cleanup
-// included: at 500 ms one way a start makes about fifteen round trips of
-// a second, and a loaded machine adds to each.
-const startBound = time.Minute
+// included: at 1 s one way a start makes about fifteen round trips of two
+// seconds, and a loaded machine adds to each.
+const startBound = 2 * time.Minute
 
 // startTimes is what one start over a slow link took, step by step, and
 // the error of the library's step that failed, if one did.
@@ -51,7 +51,7 @@ func (s *startSamples) add(st startTimes) {
 // BenchmarkStartLatency times a program's start over a slow link to the
 // browser, in round trips of the link, beside rod's own steps over the same
 // link. A proxy in front of the browser delays each direction by 50, 150,
-// 300 and 500 ms. Each iteration makes one start at each delay, with
+// 300, 500 and 1000 ms. Each iteration makes one start at each delay, with
 // default Options: rod connects through the proxy (rod's connect), then
 // WatchBrowser; rod opens a tab at a small page (rod's open), then
 // bw.Watch; then the first Watcher.Eval, then rod's own first page.Eval on
@@ -63,7 +63,7 @@ func BenchmarkStartLatency(b *testing.B) {
 	url := serve(b).URL
 	host := strings.TrimPrefix(br.URL, "ws://")
 	host = host[:strings.IndexByte(host, '/')]
-	delays := []time.Duration{50 * time.Millisecond, 150 * time.Millisecond, 300 * time.Millisecond, 500 * time.Millisecond}
+	delays := []time.Duration{50 * time.Millisecond, 150 * time.Millisecond, 300 * time.Millisecond, 500 * time.Millisecond, time.Second}
 	proxies := make([]*faultproxy.Proxy, len(delays))
 	for i, d := range delays {
 		proxies[i] = faultproxy.Start(b, host, func(p *faultproxy.Proxy) { p.Delay = d })

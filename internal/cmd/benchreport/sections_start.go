@@ -28,7 +28,7 @@ var startSections = []section{{
 	grid: &grid{
 		corner: "one-way delay",
 		keys: [][2]string{
-			{"50ms", "50 ms"}, {"150ms", "150 ms"}, {"300ms", "300 ms"}, {"500ms", "500 ms"},
+			{"50ms", "50 ms"}, {"150ms", "150 ms"}, {"300ms", "300 ms"}, {"500ms", "500 ms"}, {"1000ms", "1 s"},
 		},
 		cols: []gridCol{
 			{"WatchBrowser", startLatency, "watchbrowser-%s-rtt", "%.3f RTT"},
@@ -46,6 +46,7 @@ var startSections = []section{{
 		{"slow link: bw.Watch at most 1 round trip at every delay (1.2 RTT with local processing)", startLatency, "watch-max-rtt", "%.3f RTT", true, 1.2},
 		{"slow link: the first Watcher.Eval at most 1 round trip at every delay (1.2 RTT with local processing)", startLatency, "firsteval-max-rtt", "%.3f RTT", true, 1.2},
 		{"slow link: no failed start at 500 ms one way with default Options", startLatency, "failed-starts-500ms", "%.0f", true, 0},
+		{"slow link: no failed start at 1 s one way with default Options", startLatency, "failed-starts-1000ms", "%.0f", true, 0},
 	},
 	note: startNote,
 }}
