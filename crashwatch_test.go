@@ -296,7 +296,10 @@ func TestWatchOnErrorPage(t *testing.T) {
 
 func TestWatcherCrashBeatsLoadError(t *testing.T) {
 	t.Parallel()
-	page := testbrowser.Page(t)
+	// A browser of its own: Chrome puts the error pages of a browser's tabs
+	// in one renderer, and crashing it would crash every other test's error
+	// page, as TestWatchOnErrorPage's.
+	page := testbrowser.NewPage(t, dedicated(t))
 	w := watch(t, page, nil)
 	require.Error(t, navigate(t, page, testbrowser.DeadURL(t)))
 	eventually(t, "the load error", blockedBy(t, w, tabguard.ErrNoDocument))
