@@ -265,15 +265,7 @@ func (f *Fake) later(events []Event) {
 	f.mu.Lock()
 	f.late = append(f.late, events...)
 	f.mu.Unlock()
-	f.wg.Add(1)
-	go func() {
-		defer f.wg.Done()
-		select {
-		case <-time.After(LateBy):
-			f.flush()
-		case <-f.done:
-		}
-	}()
+	f.soon(f.flush)
 }
 
 // after pushes events LateBy from now: Push delivers the late events
@@ -282,12 +274,17 @@ func (f *Fake) after(events []Event) {
 	if len(events) == 0 {
 		return
 	}
+	f.soon(func() { f.Push(events...) })
+}
+
+// soon runs fn LateBy from now, unless f closes first.
+func (f *Fake) soon(fn func()) {
 	f.wg.Add(1)
 	go func() {
 		defer f.wg.Done()
 		select {
 		case <-time.After(LateBy):
-			f.Push(events...)
+			fn()
 		case <-f.done:
 		}
 	}()

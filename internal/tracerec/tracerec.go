@@ -93,16 +93,20 @@ func CheckBackend(t *testing.T, r *Recorder, b Backend) {
 	assert.Equal(t, tabtrace.OutcomeOK, last.Done.Outcome)
 
 	b.Crash()
-	// The watcher hears of the crash on its own connection, which may
-	// trail the test's: once it traced the crash, the next call is refused
-	// up front. (One sent before is cut short in flight: Chrome's report
-	// reached the test first, not the watcher.)
+	// At once, as a program calls: the watcher hears of the crash on its
+	// own connection, which may trail the test's, so the call is refused
+	// up front or cut short in flight, and traced as what happened.
+	require.ErrorIs(t, b.Eval(), tabstate.ErrTabCrashed)
+	last, _ = r.Last()
+	assert.Equal(t, tabtrace.OutcomeRefused, last.Done.Outcome)
+	assert.Equal(t, tabstate.ErrTabCrashed, last.Done.Reason)
+	assert.Contains(t, []tabtrace.Refused{tabtrace.RefusedAfterBarrier, tabtrace.RefusedInFlight}, last.Done.Refused)
+	// Once the watcher traced the crash, the next call is refused up front.
 	require.Eventually(t, func() bool { return r.Changed(tabtrace.TabCrashed, b.TargetID) }, 10*time.Second, 5*time.Millisecond,
 		"the crash traced")
 	require.ErrorIs(t, b.Eval(), tabstate.ErrTabCrashed)
 	last, _ = r.Last()
 	assert.Equal(t, tabtrace.OutcomeRefused, last.Done.Outcome)
-	assert.Equal(t, tabstate.ErrTabCrashed, last.Done.Reason)
 	assert.Equal(t, tabtrace.RefusedAfterBarrier, last.Done.Refused, "a crash may be stale: the barrier confirms it")
 
 	require.NoError(t, b.Reload())
