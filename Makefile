@@ -67,11 +67,14 @@ test: browser
 # make test-more runs what is kept out of make test to hold it under five
 # minutes on two cores, in full (TABGUARD_TEST_ALL, faultrows.Full): the
 # root package again on the newest rod release, with every prompt row 20
-# times on one tab where make test runs it 5; chromedpguard's whole fault
-# matrix, of which make test runs one row of each kind of fault and every
-# row chromedp answers in its own way (faultrows.Smoke), the engine giving
-# every other row the answer the root package's matrix holds; and
-# chromedp015guard on the older chromedp releases it pins.
+# times on one tab where make test runs it 3, and every way of recovering
+# a tab 5 times where make test runs it twice; chromedpguard in full: its
+# whole fault matrix, of which make test runs one row of each kind of
+# fault and every row chromedp answers in its own way (faultrows.Smoke),
+# and the rows that repeat an engine rule's browser row with no call of
+# their own (faultrows.EngineRow), the engine giving every such row the
+# answer the root package's rows hold; and chromedp015guard in full on
+# the newer chromedp releases it pins.
 # make test-all is both; CI runs both.
 test-more: browser
 	@$(MAKE) --no-print-directory -j$(TESTJOBS) -O -k $(ROD:%=test-rod/%) test-full/chromedpguard $(CHROMEDP015:%=test-chromedp015/%)
@@ -91,14 +94,15 @@ test-soak:
 $(MODULES:%=test-in/%): test-in/%:
 	cd $* && $(GO) test -race -count=1 -timeout 10m ./...
 
-# test-chromedp015/F runs chromedp015guard's tests on the chromedp release
-# its go.mod file F pins.
+# test-chromedp015/F runs chromedp015guard's tests in full on the chromedp
+# release its go.mod file F pins.
 $(CHROMEDP015:%=test-chromedp015/%): test-chromedp015/%:
-	cd chromedp015guard && $(GO) test -race -count=1 -timeout 5m -modfile=$* ./...
+	cd chromedp015guard && TABGUARD_TEST_ALL=1 $(GO) test -race -count=1 -timeout 5m -modfile=$* ./...
 
-# test-full/chromedpguard runs chromedpguard's whole fault matrix.
+# test-full/chromedpguard runs chromedpguard's tests in full: the whole
+# fault matrix, and the rows that repeat an engine rule's browser row.
 test-full/chromedpguard:
-	cd chromedpguard && TABGUARD_TEST_ALL=1 $(GO) test -race -count=1 -timeout 10m -run '^TestFaultMatrix$$' .
+	cd chromedpguard && TABGUARD_TEST_ALL=1 $(GO) test -race -count=1 -timeout 10m .
 
 # test-rod/F runs the root package's tests but the soak, in full, on the
 # rod release its go.mod file F pins: the root package alone, which holds

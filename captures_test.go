@@ -236,8 +236,7 @@ func TestCapturesRecover(t *testing.T) {
 					"full page":  func() error { _, err := w.Screenshot(ctx, true, nil); return err },
 					"PDF":        func() error { _, err := w.PDF(ctx, nil); return err },
 				}
-				for name, capture := range captures {
-					err := capture()
+				for name, err := range faultrows.AllAtOnce(captures) {
 					var te *tabguard.TimeoutError
 					require.ErrorAs(t, err, &te, name)
 					assert.Equal(t, tt.cause, te.Cause, name)

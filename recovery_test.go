@@ -14,14 +14,6 @@ import (
 	"github.com/tabguard/tabguard/internal/testbrowser"
 )
 
-// recoveryCycles is how many fault-recover-eval cycles each path runs in
-// the browser. The rules themselves (no stale refusal after a recovery, a
-// failed load refused at once) are held over cycles in both orders Chrome's
-// replies and events can come in by internal/engine's TestRecoveryShowsAtOnce,
-// with no browser; these cycles hold each real path to them. A sign-in's
-// path, loads that answer in milliseconds, runs faultrows.PromptCycles.
-const recoveryCycles = 5
-
 // recoveryPath is one way a user brings a tab back: fault breaks the tab and
 // returns once the watcher refuses it; recover undoes it with one call. The
 // eval right after recover must answer: a refusal then is stale.
@@ -32,16 +24,18 @@ type recoveryPath struct {
 	recover func(t *testing.T, f *fixture) error
 }
 
-// cycles is how many cycles the path runs: faultrows.PromptCycles for a
-// sign-in. Not for an untrusted certificate: measured on Chromium 156,
-// Chrome answers a load of a certificate it refused before about 3 s
-// later, raw rod's as the watcher's, so 20 cycles would take a minute.
+// cycles is how many cycles the path runs in the browser:
+// faultrows.RecoveryCycles, and faultrows.PromptCycles for a sign-in, whose
+// loads answer in milliseconds. Not for an untrusted certificate: measured
+// on Chromium 156, Chrome answers a load of a certificate it refused before
+// about 3 s later, raw rod's as the watcher's, so 20 cycles would take a
+// minute.
 func (p recoveryPath) cycles() int {
 	switch p.reason {
 	case tabguard.ErrSignInRequired:
 		return faultrows.PromptCycles()
 	}
-	return recoveryCycles
+	return faultrows.RecoveryCycles()
 }
 
 func recoveryPaths() []recoveryPath {
@@ -122,8 +116,8 @@ func TestRecoveryNextEvalWorks(t *testing.T) {
 func TestFailedNavigateShowsAtOnce(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, &tabguard.Options{EvalTimeout: 10 * time.Second})
-	late := 0
-	for i := range recoveryCycles {
+	late, cycles := 0, faultrows.RecoveryCycles()
+	for i := range cycles {
 		require.NoError(t, f.w.Navigate(testbrowser.Context(t, 10*time.Second), f.srv.URL), "cycle %d: navigate home", i)
 		err := f.w.Navigate(testbrowser.Context(t, 10*time.Second), testbrowser.DeadURL(t))
 		require.ErrorIs(t, err, tabguard.ErrNoDocument, "cycle %d", i)
@@ -133,5 +127,5 @@ func TestFailedNavigateShowsAtOnce(t *testing.T) {
 			t.Logf("cycle %d: the eval after the failed load got %v", i, err)
 		}
 	}
-	assert.Zero(t, late, "evals that missed the failed load in %d cycles", recoveryCycles)
+	assert.Zero(t, late, "evals that missed the failed load in %d cycles", cycles)
 }

@@ -332,6 +332,11 @@ func TestCapturesRecover(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if !tt.capture {
+				// Recover asks the page itself, then acts as after a
+				// capture's timeout, with the same calls.
+				faultrows.EngineRow(t)
+			}
 			t.Parallel()
 			f := stalledTab(t, &chromedp015guard.Options{EvalTimeout: tt.timeout})
 			ctx := within(t, 2*time.Minute)
@@ -339,17 +344,21 @@ func TestCapturesRecover(t *testing.T) {
 			assert.Contains(t, before, "/p2 3 kept c=1; p=1", "about:blank, /p1, /p2")
 			tt.fault(t, f)
 			if tt.capture {
-				captures := map[string]func(context.Context) error{
-					"screenshot": func(ctx context.Context) error { _, err := f.w.Screenshot(ctx, false, 100); return err },
-					"full page":  func(ctx context.Context) error { _, err := f.w.Screenshot(ctx, true, 100); return err },
-					"PDF":        func(ctx context.Context) error { _, err := f.w.PDF(ctx, nil); return err },
+				// Each under a deadline of its own, shorter than the eval
+				// timeout: the probes run before it all the same.
+				ownDeadline := func(capture func(context.Context) error) func() error {
+					return func() error {
+						cctx, cancel := context.WithTimeout(ctx, busy)
+						defer cancel()
+						return capture(cctx)
+					}
 				}
-				for name, capture := range captures {
-					// Each under a deadline of its own, shorter than the
-					// eval timeout: the probes run before it all the same.
-					cctx, cancel := context.WithTimeout(ctx, busy)
-					err := capture(cctx)
-					cancel()
+				captures := map[string]func() error{
+					"screenshot": ownDeadline(func(ctx context.Context) error { _, err := f.w.Screenshot(ctx, false, 100); return err }),
+					"full page":  ownDeadline(func(ctx context.Context) error { _, err := f.w.Screenshot(ctx, true, 100); return err }),
+					"PDF":        ownDeadline(func(ctx context.Context) error { _, err := f.w.PDF(ctx, nil); return err }),
+				}
+				for name, err := range faultrows.AllAtOnce(captures) {
 					var te *chromedp015guard.TimeoutError
 					require.ErrorAs(t, err, &te, name)
 					assert.Equal(t, tt.cause, te.Cause, name)

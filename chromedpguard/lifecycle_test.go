@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard/chromedpguard"
+	"github.com/tabguard/tabguard/internal/faultrows"
 )
 
 func TestNavigate(t *testing.T) {
@@ -69,19 +70,12 @@ func TestNavigate(t *testing.T) {
 	}
 }
 
-// recoveryCycles is how many fault-recover-eval cycles each path runs in
-// the browser. The rules themselves (no stale refusal after a recovery, a
-// failed load refused at once) are held over cycles in both orders Chrome's
-// replies and events can come in by internal/engine's TestRecoveryShowsAtOnce,
-// with no browser; these cycles hold each real path to them.
-const recoveryCycles = 5
-
 // A recovery made by any call on the tab's session shows in the very next
 // eval, with no wait: chromedp applies a tab's events before the reply that
 // follows them, so no refusal after a recovery is stale.
 func TestRecoveryNextEvalWorks(t *testing.T) {
 	t.Parallel()
-	const cycles = recoveryCycles
+	cycles := faultrows.RecoveryCycles()
 	recoveries := []struct {
 		name    string
 		fault   func(t *testing.T, f *fixture)
@@ -135,7 +129,7 @@ func TestRecoveryNextEvalWorks(t *testing.T) {
 // after its reply.
 func TestFailedNavigateShowsAtOnce(t *testing.T) {
 	t.Parallel()
-	const cycles = recoveryCycles
+	cycles := faultrows.RecoveryCycles()
 	f := newFixture(t, nil, "/", nil)
 	late := 0
 	for i := range cycles {

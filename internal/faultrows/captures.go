@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -42,4 +43,28 @@ func CapturesServer(t testing.TB) *httptest.Server {
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// AllAtOnce runs each call at the same time and returns its error by name,
+// once every one has returned. The captures of a stuck tab each wait out
+// the eval timeout: side by side, a row waits for it once, not once per
+// capture, and its stuck renderer spins that much less.
+func AllAtOnce(calls map[string]func() error) map[string]error {
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		errs = make(map[string]error, len(calls))
+	)
+	for name, call := range calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := call()
+			mu.Lock()
+			errs[name] = err
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return errs
 }

@@ -14,6 +14,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"testing"
 	"time"
 
 	"github.com/tabguard/tabguard/tabstate"
@@ -183,6 +184,17 @@ func Smoke(b Backend) []Row {
 // them, with TABGUARD_TEST_ALL set: every row on every backend, and every
 // prompt row PromptCycles times.
 func Full() bool { return os.Getenv("TABGUARD_TEST_ALL") != "" }
+
+// EngineRow skips t unless Full: t repeats, on a chromedp backend, a row
+// whose answer is the engine's, with nothing of the adapter's that the
+// backend's other rows do not use, and whose browser row the root
+// package runs on every run of make test.
+func EngineRow(t testing.TB) {
+	t.Helper()
+	if !Full() {
+		t.Skip("the engine's answer, held on rod's browser row: make test-more runs it here too")
+	}
+}
 
 // Matrix is the rows backend b's TestFaultMatrix runs: the whole matrix
 // on rod, and on chromedp when Full; Smoke otherwise.
