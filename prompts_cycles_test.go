@@ -29,7 +29,8 @@ func TestPromptRowsCycles(t *testing.T) {
 				// Chrome answers a load of a certificate it refused before
 				// about 3 s later, raw rod's as the watcher's: the time
 				// goes by idle, holding one of the package's parallel
-				// slots. TestRecoveryNextEvalWorks runs that path 5 times.
+				// slots. TestRecoveryNextEvalWorks runs that path
+				// faultrows.RecoveryCycles times.
 				cycles = 2
 			}
 			f := rowFixture(t, row)
