@@ -50,12 +50,13 @@ func (fullWriter) Write([]byte) (int, error) { return 0, errFull }
 
 // A PDF comes as a stream, a chunk a read: no write holds more than
 // Options.PDFChunk, however long the document; a writer's error ends it,
-// and the tab answers next.
+// and the tab answers next. A PDF needs no paint, so the tab may be
+// hidden: it lives in the shared browser.
 func TestPDFStreamed(t *testing.T) {
 	t.Parallel()
 	srv := faultrows.CapturesServer(t)
 	const chunk = 16 << 10
-	_, w := captureTab(t, dedicated(t), srv, "/doc?pages=40", &tabguard.Options{PDFChunk: chunk, EvalTimeout: time.Minute})
+	_, w := captureTab(t, testbrowser.Shared(t), srv, "/doc?pages=40", &tabguard.Options{PDFChunk: chunk, EvalTimeout: time.Minute})
 	ctx := testbrowser.Context(t, 2*time.Minute)
 
 	var out writes

@@ -116,11 +116,13 @@ func rowFixture(t *testing.T, row faultrows.Row) *fixture {
 
 // requireHeaded fails t unless page is in a headed browser: the row must
 // meet what headed Chrome draws, not headless Chrome's silent answers.
+// It asks the browser, not the page: rod's default device overrides the
+// page's navigator.userAgent, which then never reads "Headless".
 func requireHeaded(t *testing.T, page *rod.Page) {
 	t.Helper()
-	res, err := proto.RuntimeEvaluate{Expression: `navigator.userAgent`}.Call(page.Context(testbrowser.Context(t, 5*time.Second)))
+	v, err := proto.BrowserGetVersion{}.Call(page.Browser().Context(testbrowser.Context(t, 5*time.Second)))
 	require.NoError(t, err)
-	require.NotContains(t, res.Result.Value.Str(), "Headless", "a headed browser's user agent")
+	require.NotContains(t, v.UserAgent, "Headless", "a headed browser's user agent")
 }
 
 // shared is the outcome as faultrows.Check takes it.

@@ -45,24 +45,24 @@ func TestDoCutShortIsNoSuccess(t *testing.T) {
 
 	t.Run("eval timeout on a busy page", func(t *testing.T) {
 		t.Parallel()
-		w := watch(t, loadedPage(t, srv), &tabguard.Options{EvalTimeout: 3 * time.Second, TerminateOnTimeout: true})
+		w := watch(t, loadedPage(t, srv), &tabguard.Options{EvalTimeout: 2 * time.Second, TerminateOnTimeout: true})
 		err := w.Do(testbrowser.Context(t, 20*time.Second), waitLoad(nil, loop))
 		var te *tabguard.TimeoutError
 		require.ErrorAs(t, err, &te, "%v", err)
 		assert.Equal(t, tabguard.TimeoutBusyScript, te.Cause, te.Error())
-		assert.Equal(t, 3*time.Second, te.Limit)
+		assert.Equal(t, 2*time.Second, te.Limit)
 		assert.Equal(t, "guarded call", te.Op)
 	})
 	t.Run("caller's deadline on a busy page", func(t *testing.T) {
 		t.Parallel()
 		w := watch(t, loadedPage(t, srv), &tabguard.Options{EvalTimeout: 20 * time.Second, TerminateOnTimeout: true})
-		ctx, cancel := context.WithTimeout(testbrowser.Context(t, 20*time.Second), 3*time.Second)
+		ctx, cancel := context.WithTimeout(testbrowser.Context(t, 20*time.Second), 2*time.Second)
 		defer cancel()
 		err := w.Do(ctx, waitLoad(nil, loop))
 		var te *tabguard.TimeoutError
 		require.ErrorAs(t, err, &te, "%v", err)
 		assert.Equal(t, tabguard.TimeoutBusyScript, te.Cause, te.Error())
-		assert.LessOrEqual(t, te.Limit, 3*time.Second, "the time the call had")
+		assert.LessOrEqual(t, te.Limit, 2*time.Second, "the time the call had")
 		assert.ErrorIs(t, err, context.DeadlineExceeded)
 	})
 	t.Run("crash", func(t *testing.T) {

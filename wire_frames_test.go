@@ -152,8 +152,9 @@ func (r *recorder) browser(t *testing.T) *rod.Browser {
 	return b
 }
 
-// manyFrames is how many iframes TestFramesNoGoroutinePerFrame's page holds.
-const manyFrames = 20
+// manyFrames is how many iframes TestFramesNoGoroutinePerFrame's page
+// holds: a goroutine per frame would add five times the slack.
+const manyFrames = 10
 
 // TestFramesNoGoroutinePerFrame watches a tab with no iframe and one with
 // manyFrames, lists the frames and evaluates in each, and compares the
@@ -173,17 +174,21 @@ func TestFramesNoGoroutinePerFrame(t *testing.T) {
 			if mode.isolated {
 				b = testbrowser.SharedIsolated(t)
 			}
-			// Measured in two rounds, each a tab with none and one with
-			// many side by side, keeping the round whose gap is least:
+			// Measured in up to two rounds, each a tab with none and one
+			// with many side by side, keeping the round whose gap is least:
 			// goroutines of other work that start or end during a count
 			// move one round's gap, while a goroutine per frame would add
-			// manyFrames to every round's.
+			// manyFrames to every round's. A first round within the slack
+			// has shown it.
 			none, many := 0, math.MaxInt
 			for range 2 {
 				n := watchedGoroutines(t, b, srv, "/none", 0, mode.isolated)
 				m := watchedGoroutines(t, b, srv, "/many", manyFrames, mode.isolated)
 				if m-n < many-none {
 					none, many = n, m
+				}
+				if many <= none+slack {
+					break
 				}
 			}
 			t.Logf("goroutines a watched tab adds: %d with no iframe, %d with %d", none, many, manyFrames)

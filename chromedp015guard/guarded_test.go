@@ -80,7 +80,7 @@ func TestGuardCutShortIsNoSuccess(t *testing.T) {
 	})
 	t.Run("eval timeout on a busy page", func(t *testing.T) {
 		t.Parallel()
-		f := newFixture(t, &chromedp015guard.Options{EvalTimeout: 3 * time.Second, TerminateOnTimeout: true})
+		f := newFixture(t, &chromedp015guard.Options{EvalTimeout: 2 * time.Second, TerminateOnTimeout: true})
 		f.runJS(t, `while (true) {}`)
 		ctx, cancel := context.WithTimeout(f.tab, 20*time.Second)
 		defer cancel()

@@ -36,26 +36,26 @@ func TestGuardCutShortIsNoSuccess(t *testing.T) {
 
 	t.Run("eval timeout on a busy page", func(t *testing.T) {
 		t.Parallel()
-		f := newFixture(t, nil, "/", &chromedpguard.Options{EvalTimeout: 3 * time.Second, TerminateOnTimeout: true})
+		f := newFixture(t, nil, "/", &chromedpguard.Options{EvalTimeout: 2 * time.Second, TerminateOnTimeout: true})
 		f.runJS(t, loop)
 		err := chromedp.Do(f.tabWithin(t, 20*time.Second), chromedpguard.Guard(f.w, quietWait(nil)))
 		var te *chromedpguard.TimeoutError
 		require.ErrorAs(t, err, &te, "%v", err)
 		assert.Equal(t, chromedpguard.TimeoutBusyScript, te.Cause, te.Error())
-		assert.Equal(t, 3*time.Second, te.Limit)
+		assert.Equal(t, 2*time.Second, te.Limit)
 		assert.Equal(t, "guarded chromedp action", te.Op)
 	})
 	t.Run("caller's deadline on a busy page", func(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t, nil, "/", &chromedpguard.Options{EvalTimeout: 20 * time.Second, TerminateOnTimeout: true})
 		f.runJS(t, loop)
-		ctx, cancel := context.WithTimeout(f.tabWithin(t, 20*time.Second), 3*time.Second)
+		ctx, cancel := context.WithTimeout(f.tabWithin(t, 20*time.Second), 2*time.Second)
 		defer cancel()
 		err := chromedp.Do(ctx, chromedpguard.Guard(f.w, quietWait(nil)))
 		var te *chromedpguard.TimeoutError
 		require.ErrorAs(t, err, &te, "%v", err)
 		assert.Equal(t, chromedpguard.TimeoutBusyScript, te.Cause, te.Error())
-		assert.LessOrEqual(t, te.Limit, 3*time.Second, "the time the call had")
+		assert.LessOrEqual(t, te.Limit, 2*time.Second, "the time the call had")
 		assert.ErrorIs(t, err, context.DeadlineExceeded)
 	})
 	for _, tt := range []struct {

@@ -105,7 +105,9 @@ func TestCappedBuffer(t *testing.T) {
 // recover_tab, never a Go call, and recover_tab crashes and reloads it.
 // A tab that answers is left alone.
 func TestRecoverTab(t *testing.T) {
-	cs := connect(t)
+	// A shorter eval timeout than connect's: the renderer spins until each
+	// timeout, and this test waits out two.
+	cs := connectWith(t, &tabguard.Options{EvalTimeout: 3 * time.Second, URLs: config{blocked: defaultBlocked}.policy()}, nil)
 	srv := pages(t)
 	tab := openTab(t, cs, srv.URL)
 	var out CaptureOutput
@@ -117,7 +119,7 @@ func TestRecoverTab(t *testing.T) {
 
 	ok(t, cs, "eval_in_tab", loop, nil)
 	msg := fails(t, cs, "screenshot", map[string]any{"tab": tab})
-	assert.Contains(t, msg, "screenshot timed out after 5s (busy running script")
+	assert.Contains(t, msg, "screenshot timed out after 3s (busy running script")
 	assert.Contains(t, msg, "script terminated, the tab answers again")
 	assert.NotContains(t, msg, "Watcher.")
 	png(t, captured(t, cs, "screenshot", map[string]any{"tab": tab}, &out))
@@ -131,7 +133,7 @@ func TestRecoverTab(t *testing.T) {
 
 	hangTab(t, tab)
 	msg = fails(t, cs, "screenshot", map[string]any{"tab": tab})
-	assert.Contains(t, msg, "screenshot timed out after 5s")
+	assert.Contains(t, msg, "screenshot timed out after 3s")
 	assert.Contains(t, msg, "call recover_tab")
 	assert.NotContains(t, msg, "Watcher.")
 	ok(t, cs, "recover_tab", map[string]any{"tab": tab}, &r)
