@@ -105,9 +105,7 @@ func TestCappedBuffer(t *testing.T) {
 // recover_tab, never a Go call, and recover_tab crashes and reloads it.
 // A tab that answers is left alone.
 func TestRecoverTab(t *testing.T) {
-	// A shorter eval timeout than connect's: the renderer spins until each
-	// timeout, and this test waits out two.
-	cs := connectWith(t, &tabguard.Options{EvalTimeout: 3 * time.Second, URLs: config{blocked: defaultBlocked}.policy()}, nil)
+	cs := connectBusy(t) // it waits out two timeouts
 	srv := pages(t)
 	tab := openTab(t, cs, srv.URL)
 	var out CaptureOutput

@@ -26,6 +26,16 @@ func connect(t *testing.T) *mcp.ClientSession {
 	return connectTraced(t, nil)
 }
 
+// connectBusy is connect with a 3 s eval timeout, for a test that waits
+// out runaway scripts: the renderer spins until each timeout.
+func connectBusy(t *testing.T) *mcp.ClientSession {
+	t.Helper()
+	return connectWith(t, &tabguard.Options{EvalTimeout: busyTimeout, URLs: config{blocked: defaultBlocked}.policy()}, nil)
+}
+
+// busyTimeout is connectBusy's eval timeout.
+const busyTimeout = 3 * time.Second
+
 // connectTraced is connect with the server tracing to tp.
 func connectTraced(t *testing.T, tp trace.TracerProvider) *mcp.ClientSession {
 	t.Helper()
@@ -212,7 +222,7 @@ func crashTab(t *testing.T, tab string) {
 // Every fault a tab can have is recovered with the server's own tools, and
 // the errors say which.
 func TestRecoverWithTheTools(t *testing.T) {
-	cs := connect(t)
+	cs := connectBusy(t)
 	srv := pages(t)
 	tab := openTab(t, cs, srv.URL)
 
