@@ -99,6 +99,13 @@ func TestPermissions(t *testing.T) {
 		require.NoError(t, after.Context(testbrowser.Context(t, 10*time.Second)).WaitLoad())
 		native := evalString(t, after, faultrows.PrintJS)
 		wa := watch(t, after, nil)
+		// Watched right after rod's Navigate, which may return before the
+		// document commits, and asked at once: Watch then does not wait
+		// for the renderer, and the call waits for the print call.
+		during := testbrowser.NewPage(t, b)
+		require.NoError(t, navigate(t, during, srv.URL))
+		wd := watch(t, during, nil)
+		assert.Equal(t, faultrows.ReplacedPrint, watcherString(t, wd, faultrows.PrintJS), "during")
 		for name, w := range map[string]*tabguard.Watcher{"before": wb, "after": wa} {
 			assert.Equal(t, faultrows.ReplacedPrint, watcherString(t, w, faultrows.PrintJS), name)
 		}

@@ -34,6 +34,9 @@ type inflight struct {
 	frameDoc uint64
 	frameOOP bool
 	waiting  bool
+	// print is the tab's print call on its way when the call was
+	// admitted, if any (print.go).
+	print chan struct{}
 }
 
 // stale reports whether err is a refusal that a recovery may have ended:
@@ -110,7 +113,7 @@ func (t *Tab) enter(call *inflight, allow func(error) bool) error {
 		}
 	}
 	call.navSeq, call.terminations, call.lnaSeq, call.choosers = t.tab.Seq(), t.terminations, t.lna.n, t.choosers.Load()
-	call.downloads, call.navigations = t.downloadsBegun, t.tab.Navigations()
+	call.downloads, call.navigations, call.print = t.downloadsBegun, t.tab.Navigations(), t.printDone
 	t.inflight[call] = struct{}{}
 	return nil
 }

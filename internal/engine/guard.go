@@ -36,6 +36,9 @@ func (t *Tab) beginCall(ctx context.Context, op string, call *inflight, allow fu
 		return nil, nil, err
 	}
 	t.arm(ctx, call, probe)
+	if probe && !call.browserSide {
+		t.awaitPrint(cctx, call)
+	}
 	return call, cctx, nil
 }
 

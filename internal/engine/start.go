@@ -111,6 +111,9 @@ func (t *Tab) start(ctx context.Context) error {
 // done is called then.
 func (t *Tab) probeRenderer(ctx context.Context, done context.CancelFunc) <-chan struct{} {
 	finished := make(chan struct{})
+	t.mu.Lock()
+	printCall := t.printing()
+	t.mu.Unlock()
 	t.wg.Add(1)
 	go func() {
 		defer t.wg.Done()
@@ -129,7 +132,13 @@ func (t *Tab) probeRenderer(ctx context.Context, done context.CancelFunc) <-chan
 				}
 				return t.probe(ctx, func(ctx context.Context) error { return t.s.Call(ctx, "Network.enable", nil, nil) })
 			},
-			func() error { return t.probe(ctx, t.preventPrint) },
+			func() error {
+				err := t.probe(ctx, t.preventPrint)
+				if err == nil {
+					t.printed(printCall)
+				}
+				return err
+			},
 			func() error { return t.probe(ctx, t.enableLifecycle) },
 		)
 		var v []string
@@ -159,6 +168,9 @@ func (t *Tab) probeRenderer(ctx context.Context, done context.CancelFunc) <-chan
 			t.tab.LearnLoaded(startSeq)
 		}
 		if t.closed {
+			if errs[2] != nil {
+				t.printedLocked(printCall)
+			}
 			return
 		}
 		t.broadcast()
@@ -166,7 +178,7 @@ func (t *Tab) probeRenderer(ctx context.Context, done context.CancelFunc) <-chan
 			t.enableNetworkLater()
 		}
 		if errs[2] != nil {
-			t.preventPrintLater()
+			t.preventPrintLater(printCall)
 		}
 		if errs[3] != nil {
 			t.enableLifecycleLater()

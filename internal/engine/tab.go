@@ -70,6 +70,9 @@ type Tab struct {
 	// printScript is Chrome's identifier of the script that replaces
 	// print (print.go), which Close removes.
 	printScript string
+	// printDone is closed when the print call on its way answers; nil
+	// when none is (print.go).
+	printDone chan struct{}
 	// stall is what the last call that ran out of time found, while
 	// stalled says one is noted (recover.go).
 	stall   stall
