@@ -67,7 +67,7 @@ test: browser
 # make test-more runs what is kept out of make test to hold it under five
 # minutes on two cores, in full (TABGUARD_TEST_ALL, faultrows.Full): the
 # root package again on the newest rod release, with every prompt row 20
-# times on one tab where make test runs it 3, and every way of recovering
+# times on one tab where make test runs it twice, and every way of recovering
 # a tab 5 times where make test runs it twice; chromedpguard in full: its
 # whole fault matrix, of which make test runs one row of each kind of
 # fault and every row chromedp answers in its own way (faultrows.Smoke),

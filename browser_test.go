@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/faultrows"
 	"github.com/tabguard/tabguard/internal/testbrowser"
 )
 
@@ -34,11 +35,11 @@ func watchBrowser(t testing.TB, b *rod.Browser, opts *tabguard.Options) *tabguar
 // browser of manyTabsRenderers renderer processes. BenchmarkScale holds the
 // costs at 200 tabs; this test holds what does not need as many.
 const (
-	manyTabs          = 40
+	manyTabs          = 20
 	manyTabsRenderers = 4
 )
 
-// TestBrowserWatcherManyTabs watches 40 tabs through one BrowserWatcher:
+// TestBrowserWatcherManyTabs watches 20 tabs through one BrowserWatcher:
 // the goroutines it adds do not grow with the tabs, and a crash is
 // reported on exactly the tabs Chrome reports it for. The tabs share a few
 // renderers, as they do in a browser with many tabs open, so one crash
@@ -153,6 +154,7 @@ func labeledGoroutines(t testing.TB, name string) int {
 // A consumer that never reads Changes holds nothing up: evals go on, the
 // channel keeps 256 changes, and the next change read counts the rest.
 func TestBrowserWatcherSlowConsumer(t *testing.T) {
+	faultrows.SlowRow(t, "internal/engine's TestChangesCountWhatTheyDrop")
 	t.Parallel()
 	// One renderer for every tab: the test opens 150, and starting a
 	// renderer for each is most of what they cost.

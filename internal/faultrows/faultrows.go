@@ -196,6 +196,16 @@ func EngineRow(t testing.TB) {
 	}
 }
 
+// SlowRow skips t unless Full: t is a browser row that costs make test
+// much of its time, of a rule that the engine's own tests hold without a
+// browser on every run (why names that test). make test-more runs it.
+func SlowRow(t testing.TB, why string) {
+	t.Helper()
+	if !Full() {
+		t.Skip("a slow browser row of a rule " + why + " holds without a browser: make test-more runs it")
+	}
+}
+
 // Matrix is the rows backend b's TestFaultMatrix runs: the whole matrix
 // on rod, and on chromedp when Full; Smoke otherwise.
 func Matrix(b Backend) []Row {

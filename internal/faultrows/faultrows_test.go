@@ -264,7 +264,7 @@ func TestSmoke(t *testing.T) {
 
 	assert.Equal(t, rows, faultrows.Matrix(faultrows.Rod), "rod runs the whole matrix")
 	assert.Equal(t, smoke, faultrows.Matrix(faultrows.Chromedp))
-	assert.Equal(t, 3, faultrows.PromptCycles())
+	assert.Equal(t, 2, faultrows.PromptCycles())
 	assert.Equal(t, 2, faultrows.RecoveryCycles())
 	t.Setenv("TABGUARD_TEST_ALL", "1")
 	assert.Equal(t, rows, faultrows.Matrix(faultrows.Chromedp), "a full run holds every row")

@@ -73,13 +73,13 @@ func TLSServer(t testing.TB, clientCert bool) *httptest.Server {
 func Prompts() []Row { return promptRows() }
 
 // PromptCycles is how many times each prompt row runs on one tab: 20 when
-// Full, 3 on every run of make test, enough to meet a prompt after one
+// Full, 2 on every run of make test, enough to meet a prompt after one
 // that came and went.
 func PromptCycles() int {
 	if Full() {
 		return 20
 	}
-	return 3
+	return 2
 }
 
 // RecoveryCycles is how many fault-recover-eval cycles each way of bringing
