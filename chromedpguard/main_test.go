@@ -32,7 +32,12 @@ func (b browserM) Run() int {
 	defer closeIsolated()
 	defer closeHeaded()
 	sharedBrowser = ctx
-	return b.m.Run()
+	code := b.m.Run()
+	if err := closeRemote(); err != nil {
+		fmt.Fprintln(os.Stderr, "end the pool tests' Chromium:", err)
+		code = max(code, 1)
+	}
+	return code
 }
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(browserM{m}) }

@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -26,32 +28,78 @@ import (
 // DevTools on a free port of 127.0.0.1, as a browser in a pool runs.
 type remoteChromium struct {
 	cmd   *exec.Cmd
+	dir   string // its user-data dir
 	wsURL string
 	host  string // 127.0.0.1:port
 }
 
 var devToolsLine = regexp.MustCompile(`^DevTools listening on (ws://(127\.0\.0\.1:\d+)/devtools/browser/\S+)`)
 
-// startRemoteChromium starts headless Chromium in its own process group
-// and returns once it prints its DevTools URL; it is killed when t ends.
-func startRemoteChromium(t *testing.T) *remoteChromium {
+// shared is the Chromium the pool tests share, started on first use
+// (sharedRemote) and ended by TestMain: each test puts its faults on a
+// proxy of its own, between its watcher and the browser, which they leave
+// running.
+var shared struct {
+	sync.Mutex
+	r   *remoteChromium
+	err error
+}
+
+// sharedRemote returns the Chromium the pool tests share, starting it on
+// first use.
+func sharedRemote(t *testing.T) *remoteChromium {
 	t.Helper()
+	shared.Lock()
+	defer shared.Unlock()
+	if shared.r == nil && shared.err == nil {
+		shared.r, shared.err = startRemoteChromium()
+	}
+	if shared.err != nil {
+		t.Fatal("start Chromium for the pool tests: ", shared.err) // fail, never skip
+	}
+	return shared.r
+}
+
+// closeRemote ends the shared remote Chromium, if it was started.
+func closeRemote() error {
+	shared.Lock()
+	defer shared.Unlock()
+	if shared.r == nil {
+		return nil
+	}
+	err := shared.r.kill()
+	shared.r = nil
+	return err
+}
+
+// startRemoteChromium starts headless Chromium in its own process group
+// and returns once it prints its DevTools URL, within 20 s.
+func startRemoteChromium() (*remoteChromium, error) {
 	bin := os.Getenv("TABGUARD_BROWSER")
 	if bin == "" {
 		var err error
-		bin, err = exec.LookPath("chromium")
-		require.NoError(t, err, "no Chromium found: install the chromium package or set TABGUARD_BROWSER")
+		if bin, err = exec.LookPath("chromium"); err != nil {
+			return nil, fmt.Errorf("no Chromium found: install the chromium package or set TABGUARD_BROWSER: %w", err)
+		}
+	}
+	dir, err := os.MkdirTemp("", "tabguard-remote-")
+	if err != nil {
+		return nil, err
 	}
 	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
 		"--no-first-run", "--disable-background-networking", "--disable-component-update",
-		"--disable-sync", "--user-data-dir="+t.TempDir(),
+		"--disable-sync", "--user-data-dir="+dir,
 		"--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", "about:blank")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // so kill reaches its helpers too
 	stderr, err := cmd.StderrPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	r := &remoteChromium{cmd: cmd}
-	t.Cleanup(func() { r.kill(t) })
+	if err == nil {
+		err = cmd.Start()
+	}
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, err
+	}
+	r := &remoteChromium{cmd: cmd, dir: dir}
 	found := make(chan []string, 1)
 	go func() { // ends when the process closes stderr, at exit
 		sc := bufio.NewScanner(stderr)
@@ -67,24 +115,26 @@ func startRemoteChromium(t *testing.T) *remoteChromium {
 	select {
 	case m := <-found:
 		r.wsURL, r.host = m[1], m[2]
+		return r, nil
 	case <-time.After(20 * time.Second):
-		t.Fatal("Chromium printed no DevTools URL within 20s")
+		return nil, errors.Join(errors.New("chromium printed no DevTools URL within 20s"), r.kill())
 	}
-	return r
 }
 
-// kill ends the process group and reaps the browser.
-func (r *remoteChromium) kill(t *testing.T) {
-	t.Helper()
+// kill ends the process group, reaps the browser and removes its
+// user-data dir.
+func (r *remoteChromium) kill() error {
+	defer os.RemoveAll(r.dir)
 	if err := syscall.Kill(-r.cmd.Process.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-		t.Errorf("kill Chromium %d: %v", r.cmd.Process.Pid, err)
+		return fmt.Errorf("kill Chromium %d: %w", r.cmd.Process.Pid, err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- r.cmd.Wait() }()
 	select {
 	case <-done:
+		return nil
 	case <-time.After(5 * time.Second):
-		t.Errorf("Chromium %d still running 5s after SIGKILL", r.cmd.Process.Pid)
+		return fmt.Errorf("chromium %d still running 5s after SIGKILL", r.cmd.Process.Pid)
 	}
 }
 
@@ -98,7 +148,7 @@ type poolFixture struct {
 
 func newPoolFixture(t *testing.T, opts *chromedpguard.Options, configure func(*faultproxy.Proxy)) *poolFixture {
 	t.Helper()
-	remote := startRemoteChromium(t)
+	remote := sharedRemote(t)
 	f := &poolFixture{proxy: faultproxy.Start(t, remote.host, configure)}
 	actx, cancelAlloc := chromedpguard.NewRemoteAllocator(context.Background(), f.proxy.URL(remote.wsURL))
 	t.Cleanup(cancelAlloc)
@@ -230,7 +280,7 @@ func TestRemoteHandshakeBounded(t *testing.T) {
 // An http:// endpoint is resolved through /json/version.
 func TestRemoteHTTPEndpoint(t *testing.T) {
 	t.Parallel()
-	remote := startRemoteChromium(t)
+	remote := sharedRemote(t)
 	actx, cancelAlloc := chromedpguard.NewRemoteAllocator(context.Background(), "http://"+remote.host)
 	defer cancelAlloc()
 	tab, cancel := chromedp.NewContext(actx)
