@@ -64,12 +64,14 @@ func mediaBox(pdf []byte) (w, h float64) {
 
 // A PDF comes as a stream, a chunk a read: no write holds more than
 // Options.PDFChunk, however long the document; the caller's parameters
-// reach Chrome; a writer's error ends it, and the tab answers next.
+// reach Chrome; a writer's error ends it, and the tab answers next. A
+// PDF needs no paint, so the tab may be hidden: it lives in the shared
+// browser.
 func TestPDFStreamed(t *testing.T) {
 	t.Parallel()
 	srv := faultrows.CapturesServer(t)
 	const chunk = 16 << 10
-	f := captureTab(t, dedicated(t), srv, "/doc?pages=40", &chromedpguard.Options{PDFChunk: chunk, EvalTimeout: time.Minute})
+	f := captureTab(t, sharedBrowser, srv, "/doc?pages=40", &chromedpguard.Options{PDFChunk: chunk, EvalTimeout: time.Minute})
 	ctx := within(t, 2*time.Minute)
 
 	var out writes
