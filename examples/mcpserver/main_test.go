@@ -24,6 +24,7 @@ func (b browserM) Run() int {
 	}
 	testBrowser = br
 	defer closeBrowser()
+	defer removeServer()
 	return b.m.Run()
 }
 

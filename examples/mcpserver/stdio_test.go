@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -40,15 +43,48 @@ func server(t *testing.T, env ...string) (*mcp.ClientSession, *exec.Cmd, string)
 	return cs, cmd, tmp
 }
 
-// buildServer builds the command into a temporary folder of t's and
-// returns its path.
+// built is the command the stdio tests share, built on first use
+// (buildServer) into a folder TestMain removes.
+var built struct {
+	sync.Mutex
+	dir, bin string
+	err      error
+}
+
+// buildServer builds the command, once for all the tests, and returns its
+// path.
 func buildServer(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "mcpserver")
-	build := exec.CommandContext(testContext(t, 5*time.Minute), "go", "build", "-o", bin, ".")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
-	return bin
+	built.Lock()
+	defer built.Unlock()
+	if built.bin == "" && built.err == nil {
+		built.bin, built.err = build()
+	}
+	require.NoError(t, built.err)
+	return built.bin
+}
+
+// build builds the command into a temporary folder, within 5 minutes.
+func build() (string, error) {
+	dir, err := os.MkdirTemp("", "tabguard-mcpserver-bin-")
+	if err != nil {
+		return "", err
+	}
+	built.dir = dir
+	bin := filepath.Join(dir, "mcpserver")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build: %w: %s", err, out)
+	}
+	return bin, nil
+}
+
+// removeServer removes the command buildServer built, if any.
+func removeServer() {
+	if built.dir != "" {
+		_ = os.RemoveAll(built.dir)
+	}
 }
 
 // profiles lists the browser profile folders left in tmp.
