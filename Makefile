@@ -73,8 +73,9 @@ test: browser
 # fault and every row chromedp answers in its own way (faultrows.Smoke),
 # and the rows that repeat an engine rule's browser row with no call of
 # their own (faultrows.EngineRow), the engine giving every such row the
-# answer the root package's rows hold; and chromedp015guard in full on
-# the newer chromedp releases it pins.
+# answer the root package's rows hold; chromedp015guard in full on the
+# newer chromedp releases it pins; and the slow browser rows of rules the
+# engine's own tests hold without a browser (faultrows.SlowRow).
 # make test-all is both; CI runs both.
 test-more: browser
 	@$(MAKE) --no-print-directory -j$(TESTJOBS) -O -k $(ROD:%=test-rod/%) test-full/chromedpguard $(CHROMEDP015:%=test-chromedp015/%)
