@@ -39,14 +39,25 @@ type fixture struct {
 // setup starts a fixture for t; cfg's zero fields are the defaults.
 func setup(t testing.TB, order enginetest.Order, cfg engine.Config) *fixture {
 	t.Helper()
+	return setupWith(t, order, cfg, pageURL, nil)
+}
+
+// setupWith is setup with the navigation history's one entry at history
+// (the target's URL is pageURL) and handlers answering their methods
+// instead of the defaults.
+func setupWith(t testing.TB, order enginetest.Order, cfg engine.Config, history string, handlers map[string]enginetest.Handler) *fixture {
+	t.Helper()
 	f := enginetest.New(order)
 	t.Cleanup(f.Close)
 	answer(f, "Target.getTargets", map[string]any{"targetInfos": []any{
 		map[string]any{"targetId": target, "type": "page", "url": pageURL, "title": "page"}}})
 	answer(f, "Target.getTargetInfo", map[string]any{"targetInfo": map[string]any{"targetId": target, "type": "page", "url": pageURL}})
-	answer(f, "Page.getNavigationHistory", map[string]any{"currentIndex": 0, "entries": []any{map[string]any{"url": pageURL}}})
+	answer(f, "Page.getNavigationHistory", map[string]any{"currentIndex": 0, "entries": []any{map[string]any{"url": history}}})
 	f.Handle("Runtime.evaluate", evaluate(nil))
 	answer(f, "Page.addScriptToEvaluateOnNewDocument", map[string]any{"identifier": "1"})
+	for method, h := range handlers {
+		f.Handle(method, h)
+	}
 	b := engine.NewBrowser(f.Driver(), cfg)
 	f.Attach(b)
 	t.Cleanup(b.Close)

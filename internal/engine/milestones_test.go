@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"encoding/json"
 	"sync/atomic"
 	"testing"
@@ -35,23 +34,7 @@ func replayed() []enginetest.Event {
 // Page.setLifecycleEventsEnabled.
 func watchLifecycle(t *testing.T, order enginetest.Order, cfg engine.Config, lifecycle enginetest.Handler) *fixture {
 	t.Helper()
-	f := enginetest.New(order)
-	t.Cleanup(f.Close)
-	answer(f, "Target.getTargets", map[string]any{"targetInfos": []any{
-		map[string]any{"targetId": target, "type": "page", "url": pageURL, "title": "page"}}})
-	answer(f, "Target.getTargetInfo", map[string]any{"targetInfo": map[string]any{"targetId": target, "type": "page", "url": pageURL}})
-	answer(f, "Page.getNavigationHistory", map[string]any{"currentIndex": 0, "entries": []any{map[string]any{"url": pageURL}}})
-	f.Handle("Runtime.evaluate", evaluate(nil))
-	answer(f, "Page.addScriptToEvaluateOnNewDocument", map[string]any{"identifier": "1"})
-	f.Handle("Page.setLifecycleEventsEnabled", lifecycle)
-	b := engine.NewBrowser(f.Driver(), cfg)
-	f.Attach(b)
-	t.Cleanup(b.Close)
-	require.NoError(t, b.Start(deadline(t)))
-	tab, err := b.Watch(engine.TabHandle{Session: f.Session(sess), TargetID: target, SessionID: sess, Life: context.Background()})
-	require.NoError(t, err)
-	t.Cleanup(tab.Close)
-	return &fixture{f: f, b: b, tab: tab}
+	return setupWith(t, order, cfg, pageURL, map[string]enginetest.Handler{"Page.setLifecycleEventsEnabled": lifecycle})
 }
 
 // reached is a Wait condition: the document reached every milestone of m.

@@ -14,29 +14,15 @@ import (
 	"github.com/tabguard/tabguard/internal/enginetest"
 )
 
-// replacing is a Browser over the fake with one tab watched while its
-// document is being replaced: the target has the new URL, the history
-// only about:blank, so Watch returns without waiting for the renderer.
-// print answers the tab's print call.
-func replacing(t *testing.T, cfg engine.Config, print enginetest.Handler) *engine.Tab {
+// replacing is a tab watched, over the fake, while its document is being
+// replaced: the target has the new URL, the history only about:blank, so
+// Watch returns without waiting for the renderer. printCall answers the
+// tab's print call.
+func replacing(t *testing.T, cfg engine.Config, printCall enginetest.Handler) *engine.Tab {
 	t.Helper()
-	f := enginetest.New(enginetest.EventsFirst)
-	t.Cleanup(f.Close)
-	answer(f, "Target.getTargets", map[string]any{"targetInfos": []any{
-		map[string]any{"targetId": target, "type": "page", "url": pageURL, "title": "page"}}})
-	answer(f, "Target.getTargetInfo", map[string]any{"targetInfo": map[string]any{"targetId": target, "type": "page", "url": pageURL}})
-	answer(f, "Page.getNavigationHistory", map[string]any{"currentIndex": 0, "entries": []any{map[string]any{"url": "about:blank"}}})
-	f.Handle("Runtime.evaluate", evaluate(nil))
-	f.Handle("Page.addScriptToEvaluateOnNewDocument", print)
-	b := engine.NewBrowser(f.Driver(), cfg)
-	f.Attach(b)
-	t.Cleanup(b.Close)
-	require.NoError(t, b.Start(deadline(t)))
-	tab, err := b.Watch(engine.TabHandle{Session: f.Session(sess), TargetID: target, SessionID: sess, Life: context.Background()})
-	require.NoError(t, err)
-	t.Cleanup(tab.Close)
-	require.False(t, tab.State().Committed, "the start found the document being replaced")
-	return tab
+	fx := setupWith(t, enginetest.EventsFirst, cfg, "about:blank", map[string]enginetest.Handler{"Page.addScriptToEvaluateOnNewDocument": printCall})
+	require.False(t, fx.tab.State().Committed, "the start found the document being replaced")
+	return fx.tab
 }
 
 // A call that runs in the page, made at once after a Watch that did not
