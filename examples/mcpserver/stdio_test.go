@@ -58,30 +58,31 @@ func buildServer(t *testing.T) string {
 	built.Lock()
 	defer built.Unlock()
 	if built.bin == "" && built.err == nil {
-		built.bin, built.err = build()
+		built.dir, built.bin, built.err = build()
 	}
 	require.NoError(t, built.err)
 	return built.bin
 }
 
-// build builds the command into a temporary folder, within 5 minutes.
-func build() (string, error) {
-	dir, err := os.MkdirTemp("", "tabguard-mcpserver-bin-")
-	if err != nil {
-		return "", err
+// build builds the command into a new temporary folder dir, within 5
+// minutes; dir is set even when the build fails, for removeServer.
+func build() (dir, bin string, err error) {
+	if dir, err = os.MkdirTemp("", "tabguard-mcpserver-bin-"); err != nil {
+		return "", "", err
 	}
-	built.dir = dir
-	bin := filepath.Join(dir, "mcpserver")
+	bin = filepath.Join(dir, "mcpserver")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build: %w: %s", err, out)
+		return dir, "", fmt.Errorf("go build: %w: %s", err, out)
 	}
-	return bin, nil
+	return dir, bin, nil
 }
 
 // removeServer removes the command buildServer built, if any.
 func removeServer() {
+	built.Lock()
+	defer built.Unlock()
 	if built.dir != "" {
 		_ = os.RemoveAll(built.dir)
 	}
