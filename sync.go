@@ -3,15 +3,10 @@ package tabguard
 import (
 	"context"
 	"sync"
-	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 )
-
-// syncTimeout bounds a sync: two browser-side calls that Chrome answers in
-// well under a millisecond.
-const syncTimeout = time.Second
 
 // Sync returns once every event Chrome sent before it was called has been
 // applied to the watchers.
@@ -28,10 +23,9 @@ const syncTimeout = time.Second
 // Target.attachToBrowserTarget makes Chrome send Target.attachedToTarget
 // before its reply (measured), on the one connection, so once the event
 // loop has seen that event it has applied everything before it. The marker
-// session is detached again in the background.
+// session is detached again in the background. ctx bounds the sync: the
+// engine gives it its patience, or more as the link shows.
 func (d syncDriver) Sync(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, syncTimeout)
-	defer cancel()
 	d.markers.begin()
 	defer d.markers.end()
 	res, err := proto.TargetAttachToBrowserTarget{}.Call(d.browser.Context(ctx))
@@ -57,7 +51,7 @@ func (d *driver) detachLater(id proto.TargetSessionID) {
 	d.wg.Add(1)
 	go func() {
 		defer d.wg.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), syncTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), detachTimeout)
 		defer cancel()
 		_ = proto.TargetDetachFromTarget{SessionID: id}.Call(d.browser.Context(ctx))
 	}()

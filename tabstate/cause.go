@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // TimeoutCause is what a watcher found a tab doing when a call on it ran
@@ -126,13 +127,30 @@ type Probes struct {
 	// Browser is Browser.getVersion, which the browser process answers
 	// whatever its tabs do.
 	Browser error
+	// Window is how long the probes had to answer: from when they were
+	// sent to the call's deadline. Due is how long an answer may take
+	// before its absence proves anything: over a distant link, on a loaded
+	// machine, or in a window a short deadline cut, a probe that did not
+	// answer proves nothing. A cause read from what did not answer
+	// (TimeoutFrozen, TimeoutHung, TimeoutSilent) is named only when Window
+	// is at least Due; zero for both counts every late probe.
+	Window, Due time.Duration
 }
+
+// Proven reports whether the probes had the time it takes to prove that
+// what did not answer never would: Window is at least Due.
+func (p Probes) Proven() bool { return p.Window >= p.Due }
 
 // Diagnose says why a committed page did not answer a call in time, from
 // what the probes found (measured on Chromium 156). It returns an error
 // when a probe failed otherwise than by its deadline, so the probes cannot
 // tell; the cause is then TimeoutUnknown, or TimeoutBusyScript when only
-// the interrupt failed so.
+// the interrupt failed so. A cause that rests on a probe that did not
+// answer is named only when the probes had the time to prove it
+// ([Probes.Proven]); otherwise what did answer is the finding: a hidden
+// page whose timer did not run in time is TimeoutHidden, not frozen, and a
+// page whose interrupt did not answer either is TimeoutUnknown, neither
+// hung nor silent.
 func Diagnose(p Probes) (TimeoutCause, error) {
 	late := func(err error) bool { return errors.Is(err, context.DeadlineExceeded) }
 	switch {
@@ -140,18 +158,22 @@ func Diagnose(p Probes) (TimeoutCause, error) {
 		return TimeoutUnsettled, nil
 	case p.Evaluate == nil && p.Timer == nil:
 		return TimeoutHidden, nil
+	case p.Evaluate == nil && late(p.Timer) && !p.Proven():
+		return TimeoutHidden, nil
 	case p.Evaluate == nil && late(p.Timer):
 		return TimeoutFrozen, nil
 	case p.Evaluate == nil:
 		return TimeoutUnsettled, nil
 	case !late(p.Evaluate):
 		return TimeoutUnknown, p.Evaluate
+	case p.Interrupt == nil:
+		return TimeoutBusyScript, nil
+	case late(p.Interrupt) && !p.Proven():
+		return TimeoutUnknown, nil
 	case late(p.Interrupt) && late(p.Browser):
 		// Nothing came back at all; any answer would have proved the
 		// connection alive.
 		return TimeoutSilent, nil
-	case p.Interrupt == nil:
-		return TimeoutBusyScript, nil
 	case late(p.Interrupt):
 		return TimeoutHung, nil
 	}

@@ -13,6 +13,7 @@ import (
 func TestDiagnose(t *testing.T) {
 	t.Parallel()
 	late, failed := context.DeadlineExceeded, errors.New("target closed")
+	short := 200 * time.Millisecond // the window a 400 ms deadline leaves the probes
 	tests := []struct {
 		name   string
 		probes tabstate.Probes
@@ -29,6 +30,13 @@ func TestDiagnose(t *testing.T) {
 		{"browser silent, interrupt answers", tabstate.Probes{Evaluate: late, Timer: late, Browser: late}, tabstate.TimeoutBusyScript, false},
 		{"evaluate failed", tabstate.Probes{Evaluate: failed}, tabstate.TimeoutUnknown, true},
 		{"interrupt failed", tabstate.Probes{Evaluate: late, Timer: late, Interrupt: failed}, tabstate.TimeoutBusyScript, true},
+		{"hidden, no timers yet", tabstate.Probes{Visibility: "hidden", Timer: late, Window: short, Due: time.Second}, tabstate.TimeoutHidden, false},
+		{"hidden, no timers for long enough", tabstate.Probes{Visibility: "hidden", Timer: late, Window: time.Second, Due: time.Second}, tabstate.TimeoutFrozen, false},
+		{"main thread busy, in a short window", tabstate.Probes{Evaluate: late, Timer: late, Window: short, Due: time.Second}, tabstate.TimeoutBusyScript, false},
+		{"interrupt late, in a short window", tabstate.Probes{Evaluate: late, Timer: late, Interrupt: late, Window: short, Due: time.Second}, tabstate.TimeoutUnknown, false},
+		{"nothing answers, in a short window", tabstate.Probes{Evaluate: late, Timer: late, Interrupt: late, Browser: late, Window: short, Due: time.Second}, tabstate.TimeoutUnknown, false},
+		{"renderer hung, for long enough", tabstate.Probes{Evaluate: late, Timer: late, Interrupt: late, Window: 2 * time.Second, Due: time.Second}, tabstate.TimeoutHung, false},
+		{"nothing answers, for long enough", tabstate.Probes{Evaluate: late, Timer: late, Interrupt: late, Browser: late, Window: time.Second, Due: time.Second}, tabstate.TimeoutSilent, false},
 	}
 	for _, tt := range tests {
 		got, err := tabstate.Diagnose(tt.probes)

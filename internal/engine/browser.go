@@ -16,14 +16,18 @@ import (
 // page targets the browser-wide events tell of. Its methods are safe for
 // concurrent use.
 type Browser struct {
-	d      Driver
-	syncer Syncer     // nil: replies never overtake events
-	loss   LossPoller // nil: calls end with the loss reported
-	loads  LoadFailer // nil: a program's failed navigation waits for no download
-	cfg    Config
-	life   context.Context // ends with Close: the heartbeat, the calls of its own
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	d Driver
+	// browser is d's session, noting the round trip of each answer in
+	// link: for the calls the browser process answers at once (link.go).
+	browser Session
+	link    link
+	syncer  Syncer     // nil: replies never overtake events
+	loss    LossPoller // nil: calls end with the loss reported
+	loads   LoadFailer // nil: a program's failed navigation waits for no download
+	cfg     Config
+	life    context.Context // ends with Close: the heartbeat, the calls of its own
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
 	// The hand-backs under way (release.go): hands counts their
 	// goroutines, handing those not yet in the driver's hands; handsOver
 	// ends with Close, and ends them.
@@ -77,6 +81,7 @@ func NewBrowser(d Driver, cfg Config) *Browser {
 		sessions: map[string]*Tab{},
 		targets:  map[string]*target{},
 	}
+	b.browser = browserSession{b}
 	// Found once, as database/sql finds a driver's optional interfaces.
 	b.syncer, _ = d.(Syncer)
 	b.loads, _ = d.(LoadFailer)
@@ -106,7 +111,7 @@ func (b *Browser) Start(ctx context.Context) error {
 		// for each tab open already, which a driver may hand over after
 		// the reply: a change taken in before the list is of a tab the
 		// list has, and is not reported (listed).
-		err := s.call(ctx, b.d, "Target.setDiscoverTargets", "Target.setDiscoverTargets", discoverParams{Discover: true}, nil)
+		err := s.call(ctx, b.browser, "Target.setDiscoverTargets", "Target.setDiscoverTargets", discoverParams{Discover: true}, nil)
 		if err != nil {
 			return b.startFailed("ask for its target events", err, false)
 		}
@@ -116,9 +121,9 @@ func (b *Browser) Start(ctx context.Context) error {
 		contexts contextsResult
 	)
 	errs := together(
-		func() error { return s.call(ctx, b.d, "Target.getTargets", "Target.getTargets", nil, &res) },
+		func() error { return s.call(ctx, b.browser, "Target.getTargets", "Target.getTargets", nil, &res) },
 		func() error {
-			return s.call(ctx, b.d, "Target.getBrowserContexts", "Target.getBrowserContexts", nil, &contexts)
+			return s.call(ctx, b.browser, "Target.getBrowserContexts", "Target.getBrowserContexts", nil, &contexts)
 		},
 		func() error { return b.downloadPolicy(ctx, s, "") },
 		func() error { return b.permissionPolicy(ctx, s, "") },
@@ -236,7 +241,7 @@ func (b *Browser) remove(t *Tab) {
 // call gets after it.
 func (b *Browser) Disconnected(reason string) {
 	b.mu.Lock()
-	if reason == "" && b.unplaced != "" && time.Since(b.unplacedAt) < unplacedWindow {
+	if reason == "" && b.unplaced != "" && time.Since(b.unplacedAt) < b.unplacedWindow() {
 		reason = b.unplaced
 	}
 	if b.gone && (!b.provisional || reason == "") {
@@ -262,8 +267,9 @@ func (b *Browser) Disconnected(reason string) {
 
 // unplacedWindow is how long before a driver sees its connection end an
 // error it could not place counts as the reason: the calls in flight get
-// the error that ended the connection as the driver sees its end.
-const unplacedWindow = eventGrace
+// the error that ended the connection as the driver sees its end. It is
+// the event grace (Options.EventGrace).
+func (b *Browser) unplacedWindow() time.Duration { return b.cfg.grace() }
 
 // unplacedError notes the error of a call that the driver could not
 // place. It reports whether the connection is lost; err then explains a
@@ -325,11 +331,15 @@ func (b *Browser) all() []*Tab {
 }
 
 // sync returns once every event Chrome sent so far has been pushed in, on
-// a driver whose replies can overtake events; at once on another.
+// a driver whose replies can overtake events; at once on another. A sync
+// is a round trip of the browser process, bounded by ctx and the engine's
+// patience, or more as the link shows.
 func (b *Browser) sync(ctx context.Context) error {
 	if b.syncer == nil {
 		return nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, b.due(b.cfg.patience()))
+	defer cancel()
 	return b.syncer.Sync(ctx)
 }
 

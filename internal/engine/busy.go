@@ -10,21 +10,27 @@ import (
 	"github.com/tabguard/tabguard/tabstate"
 )
 
-// terminateTimeout bounds Runtime.terminateExecution, which Chrome answers
+// terminateBound bounds Runtime.terminateExecution, which Chrome answers
 // in milliseconds even while a loop holds the main thread, on an idle
 // machine; on a loaded one (measured: load average 25 on 2 cores) the
-// answer took over 100 ms.
-const terminateTimeout = 500 * time.Millisecond
+// answer took over 100 ms. It is half the engine's patience (500 ms by
+// default), or more as the link shows.
+func (b *Browser) terminateBound() time.Duration { return b.due(b.cfg.patience() / 2) }
 
-// busy finds out, by ctx's deadline, why a call has not answered. It sends
-// the four probes of [tabstate.Probes] at once and lets
-// [tabstate.Diagnose] read their answers. A tab in its first load holds
-// every renderer command, so it is not asked. err is set when the probes
-// could not tell, e.g. because the tab is refused or closing.
-func (t *Tab) busy(ctx context.Context) (tabstate.TimeoutCause, error) {
+// busy finds out, by ctx's deadline (the call's), why a call has not
+// answered. It sends the four probes of [tabstate.Probes] at once and lets
+// [tabstate.Diagnose] read their answers, which names a cause that rests
+// on a probe that did not answer only when the probes had the time to
+// prove it: the probe window (Browser.probeWindow), which the browser's
+// own answer to this round lengthens on a slow link or a loaded machine.
+// A tab in its first load holds every renderer command, so it is not
+// asked. err is set when the probes could not tell, e.g. because the tab
+// is refused or closing.
+func (t *Tab) busy(ctx context.Context) (tabstate.TimeoutCause, tabstate.Probes, error) {
 	if !t.State().Committed {
-		return tabstate.TimeoutLoading, errNotProbed
+		return tabstate.TimeoutLoading, tabstate.Probes{}, errNotProbed
 	}
+	sent := time.Now()
 	var visibility evaluateResult
 	errs := together(
 		func() error {
@@ -40,23 +46,46 @@ func (t *Tab) busy(ctx context.Context) (tabstate.TimeoutCause, error) {
 		func() error {
 			return t.probe(ctx, func(ctx context.Context) error { return t.s.Call(ctx, "Performance.getMetrics", nil, nil) })
 		},
-		func() error { return t.b.d.Call(ctx, "Browser.getVersion", nil, nil) },
+		func() error { return t.b.browserCall(ctx, "Browser.getVersion", nil, nil) },
 	)
 	if errors.Is(ctx.Err(), context.Canceled) {
-		return tabstate.TimeoutUnknown, errNotProbed // the call answered, or the Tab closed
+		return tabstate.TimeoutUnknown, tabstate.Probes{}, errNotProbed // the call answered, or the Tab closed
 	}
-	p := tabstate.Probes{Evaluate: errs[0], Timer: errs[1], Interrupt: errs[2], Browser: errs[3]}
+	// The browser's answer to this round is among the link's round trips
+	// that the window is read from.
+	p := tabstate.Probes{Evaluate: errs[0], Timer: errs[1], Interrupt: errs[2], Browser: errs[3], Due: t.b.probeWindow()}
+	if d, ok := ctx.Deadline(); ok {
+		p.Window = d.Sub(sent)
+	}
 	if errs[0] == nil {
 		_ = json.Unmarshal(visibility.Result.Value, &p.Visibility)
 	}
-	return tabstate.Diagnose(p)
+	cause, err := tabstate.Diagnose(p)
+	return cause, p, err
+}
+
+// unproven says what the probes found when they had too little time to
+// tell why a call on the page at url did not answer: what did answer, and
+// what did not, in the time they had.
+func unproven(p tabstate.Probes, url, op string) string {
+	if op == "" {
+		op = "eval"
+	}
+	had := "in the " + p.Window.Round(time.Millisecond).String() + " its probes had before the deadline"
+	needs := p.Due.Round(time.Millisecond).String()
+	if p.Browser == nil {
+		return "page " + tabstate.ShownURL(url) + " answered neither the " + op + " nor an interrupt (Performance.getMetrics) " + had +
+			", though the browser process did: too little time to tell a busy script from a hung renderer, which takes " + needs
+	}
+	return "nothing answered " + had + ", not even the browser process (Browser.getVersion): too little time to tell " +
+		"a silent connection from a slow link or a loaded machine, which takes " + needs
 }
 
 // terminateScript stops the script running on the page. Chrome handles
 // Runtime.terminateExecution by interrupting the running script, so it
 // answers while a loop holds the main thread.
 func (t *Tab) terminateScript() error {
-	ctx, cancel := context.WithTimeout(t.life, terminateTimeout)
+	ctx, cancel := context.WithTimeout(t.life, t.b.terminateBound())
 	defer cancel()
 	err := t.terminateWithin(ctx)
 	if err != nil {

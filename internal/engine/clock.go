@@ -9,16 +9,15 @@ import (
 	"github.com/tabguard/tabguard/tabstate"
 )
 
-// busyProbeWindow is how long before a call's deadline the Tab asks whether
-// the page's main thread still answers, so the answer is there when the
-// deadline passes (at most half the time the call has).
-const busyProbeWindow = time.Second
-
 // clock is a call's deadline: the sooner of the eval timeout and the
 // caller's own deadline. One timer serves it: shortly before the deadline
 // it asks the page why the call has not answered (the busy probes), and at
 // the deadline it cuts the call short with a [*tabstate.TimeoutError]
-// (the caller's own deadline ends the call by itself). A call that answers
+// (the caller's own deadline ends the call by itself). The probes start
+// two probe windows before the deadline (Browser.probeWindow), at most
+// half the time the call has: a short deadline leaves them too little time to
+// prove what did not answer, and the timeout then names no such cause
+// (Diagnose). A call that answers
 // sooner stops the timer: the healthy path pays for a timer only, and the
 // clock lives in its call's inflight, so it costs no allocation of its own.
 type clock struct {
@@ -34,9 +33,10 @@ type clock struct {
 	cancel  context.CancelFunc // ends the probe, once it runs
 	ended   chan struct{}      // closed when the call ended, once the timer fired
 
-	ran   bool // the probes answered, or ran to the deadline
-	cause tabstate.TimeoutCause
-	err   error
+	ran    bool // the probes answered, or ran to the deadline
+	cause  tabstate.TimeoutCause
+	probes tabstate.Probes
+	err    error
 }
 
 // errNotProbed marks a call whose clock did not ask the page.
@@ -57,7 +57,9 @@ func (t *Tab) arm(ctx context.Context, call *inflight, probe bool) {
 	}
 	at := c.deadline.Sub(now)
 	if probe {
-		at -= min(busyProbeWindow, at/2)
+		// Two windows, so that a timer that fires late on a loaded
+		// machine still leaves the probes the one that proves.
+		at -= min(2*t.b.probeWindow(), at/2)
 	}
 	c.wg.Add(1)
 	c.timer = time.AfterFunc(at, func() { t.tick(call) })
@@ -80,7 +82,7 @@ func (t *Tab) tick(call *inflight) {
 	c.cancel, c.ended = cancel, ended
 	c.mu.Unlock()
 	if c.probe {
-		c.cause, c.err = t.busy(ctx)
+		c.cause, c.probes, c.err = t.busy(ctx)
 		c.ran = !errors.Is(c.err, errNotProbed)
 	}
 	select {
@@ -130,9 +132,11 @@ func (t *Tab) timedOut(c *clock, op string) *tabstate.TimeoutError {
 	if t.b.cfg.TerminateOnTimeout {
 		terminate = t.terminateScript
 	}
-	te := tabstate.Timeout(c.limit, s.URL, cause, t.b.cfg.advice, terminate, terminateTimeout)
+	te := tabstate.Timeout(c.limit, s.URL, cause, t.b.cfg.advice, terminate, t.b.terminateBound())
 	te.Op = op
-	if te.Doing == te.Cause.Describe(s.URL) {
+	if te.Cause == tabstate.TimeoutUnknown && c.ran && c.err == nil {
+		te.Doing = unproven(c.probes, s.URL, op)
+	} else if te.Doing == te.Cause.Describe(s.URL) {
 		// Words for the call: one that is no eval never finished, where an
 		// eval's promise never settled.
 		te.Doing = te.Cause.DescribeCall(s.URL, op)

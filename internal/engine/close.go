@@ -11,12 +11,10 @@ import (
 	"github.com/tabguard/tabguard/tabtrace"
 )
 
-// closeTabTimeout bounds Target.closeTarget, which the browser answers.
-const closeTabTimeout = 5 * time.Second
-
 // closeRetry is how long closeTarget waits for Chrome to report the tab
-// gone before it asks again.
-const closeRetry = 500 * time.Millisecond
+// gone before it asks again: half the engine's patience (500 ms by
+// default), or more as the link shows.
+func (b *Browser) closeRetry() time.Duration { return b.due(b.cfg.patience() / 2) }
 
 // CloseTarget asks Chrome to close tab id until it reports the tab gone
 // (the target leaves the list) or ctx ends. Measured on Chromium 156 on a
@@ -35,7 +33,7 @@ func (b *Browser) closeTarget(ctx context.Context, id string, t *Tab) error {
 	removed := b.removed(id)
 	var stay stayAnswer
 	changed := stay.accept(ctx, t)
-	call := func() error { return b.d.Call(ctx, "Target.closeTarget", targetParams{TargetID: id}, nil) }
+	call := func() error { return b.browserCall(ctx, "Target.closeTarget", targetParams{TargetID: id}, nil) }
 	if err := call(); err != nil {
 		if b.noTarget(err) {
 			return nil // gone already: what closing it was for
@@ -48,7 +46,7 @@ func (b *Browser) closeTarget(ctx context.Context, id string, t *Tab) error {
 	if !listening {
 		return nil // no event will say: Chrome's answer is all there is
 	}
-	retry := time.NewTicker(closeRetry)
+	retry := time.NewTicker(b.closeRetry())
 	defer retry.Stop()
 	for {
 		select {
@@ -71,10 +69,10 @@ func (b *Browser) noTarget(err error) bool {
 	return f.Kind == Protocol && f.Code == -32602 && strings.Contains(f.Message, "No target with given id")
 }
 
-// CloseOwnTab closes tab id within closeTabTimeout, where Open gives up on
-// a tab of its own.
+// CloseOwnTab closes tab id within the eval timeout, where Open gives up
+// on a tab of its own.
 func (b *Browser) CloseOwnTab(id string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), closeTabTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), b.cfg.timeout())
 	defer cancel()
 	if err := b.CloseTarget(ctx, id); err != nil {
 		return fmt.Errorf("close tab %s: %w", id, err)
@@ -86,7 +84,7 @@ func (b *Browser) CloseOwnTab(id string) error {
 // whatever the renderer does (crashed, hung, holding a dialog), and then
 // the Tab. It returns once the tab is gone from Tabs. Closing a tab that
 // is gone already is no error. A tab Chrome has not closed within ctx and
-// 5 seconds gives an error that says so; the Tab is closed all the same.
+// the eval timeout gives an error that says so; the Tab is closed all the same.
 // A page that asks to stay (a beforeunload handler) is closed anyway,
 // unless AskBeforeClose is set: see closeAsking.
 func (t *Tab) CloseTab(ctx context.Context) error {
@@ -104,7 +102,7 @@ func (t *Tab) closeTab(ctx context.Context) error {
 	if ctx == nil {
 		return fmt.Errorf("%w: nil context", tabstate.ErrInvalidArgument)
 	}
-	cctx, cancel := context.WithTimeout(ctx, closeTabTimeout)
+	cctx, cancel := context.WithTimeout(ctx, t.timeout)
 	defer cancel()
 	if t.b.cfg.AskBeforeClose {
 		if done, err := t.closeAsking(cctx); done {

@@ -21,15 +21,13 @@ import (
 // beforeUnload is the type of the dialog a page that asks to stay opens.
 const beforeUnload = "beforeunload"
 
-// stayAnswerTimeout bounds Page.handleJavaScriptDialog when CloseTab
-// accepts a beforeunload dialog: the browser side answers it.
-const stayAnswerTimeout = time.Second
-
-// askGrace is how long CloseTab, under AskBeforeClose, waits after
-// Page.close for the tab to go or for its page to ask to stay, before it
-// closes the tab from the browser side: a renderer that cannot run the
-// handlers (hung, busy in a script) does neither.
-const askGrace = time.Second
+// The engine's patience (Config.patience, 1 s by default, or more as the
+// link shows) bounds Page.handleJavaScriptDialog when CloseTab accepts a
+// beforeunload dialog (the browser side answers it), and how long
+// CloseTab, under AskBeforeClose, waits after Page.close for the tab to go
+// or for its page to ask to stay, before it closes the tab from the
+// browser side: a renderer that cannot run the handlers (hung, busy in a
+// script) does neither.
 
 // stayAnswer is the number of the last beforeunload dialog closeTarget
 // accepted.
@@ -54,7 +52,7 @@ func (a *stayAnswer) accept(ctx context.Context, t *Tab) <-chan struct{} {
 		return changed
 	}
 	a.n = n
-	actx, cancel := context.WithTimeout(ctx, stayAnswerTimeout)
+	actx, cancel := context.WithTimeout(ctx, t.b.due(t.b.cfg.patience()))
 	defer cancel()
 	if err := t.s.Call(actx, "Page.handleJavaScriptDialog", handleDialogParams{Accept: true}, nil); err != nil {
 		return changed // closeTarget closes it all the same, only later
@@ -75,7 +73,7 @@ func (a *stayAnswer) accept(ctx context.Context, t *Tab) <-chan struct{} {
 // it has the answer: the tab gone (nil), or the page asking to stay (the
 // refusal, and the tab left open). A tab it cannot ask (crashed, gone,
 // holding another dialog or paused), a Page.close that fails, and a tab
-// that neither goes nor asks within askGrace are not done: the caller
+// that neither goes nor asks within the engine's patience are not done: the caller
 // closes them from the browser side.
 func (t *Tab) closeAsking(ctx context.Context) (done bool, err error) {
 	t.mu.Lock()
@@ -93,7 +91,7 @@ func (t *Tab) closeAsking(ctx context.Context) (done bool, err error) {
 	if err := t.s.Call(ctx, "Page.close", nil, nil); err != nil {
 		return false, nil
 	}
-	timer := time.NewTimer(askGrace)
+	timer := time.NewTimer(t.b.due(t.b.cfg.patience()))
 	defer timer.Stop()
 	for {
 		t.mu.Lock()

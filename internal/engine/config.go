@@ -86,6 +86,21 @@ func (c *Config) grace() time.Duration {
 	return c.EventGrace
 }
 
+// patience is how long the engine waits, at least, for the page or the
+// browser to act on what it was told before the absence of an answer or
+// an event means something: a beforeunload handler to run, a download's
+// first event, a load to stop, a tab to close, a discarded tab's
+// replacement. It is a fifth of the eval timeout (1 s by default), so a
+// program that gives a slow machine more time gives it all the waits;
+// Browser.due lengthens it on a link whose round trips take longer.
+func (c *Config) patience() time.Duration { return c.timeout() / 5 }
+
+// probeWindow is how long the probes that tell why a call did not answer
+// need to prove what did not answer (clock.go): the engine's patience, or
+// linkMargin of the link's slowest recent round trips when that is
+// longer.
+func (b *Browser) probeWindow() time.Duration { return b.due(b.cfg.patience()) }
+
 // timeout is the configured eval timeout, or the default.
 func (c *Config) timeout() time.Duration {
 	if c.EvalTimeout <= 0 {
@@ -137,6 +152,8 @@ func (c *Config) advice(cause tabstate.TimeoutCause) string {
 		return "Watcher.Recover dismisses a dialog, or crashes the renderer and reloads the tab, keeping its history"
 	case tabstate.TimeoutSilent:
 		return "set Options.Heartbeat to notice a silent connection and fail at once"
+	case tabstate.TimeoutUnknown:
+		return "Watcher.Recover asks the page why, and acts only on what it finds"
 	}
 	return ""
 }

@@ -49,7 +49,7 @@ func (b *Browser) downloadPolicy(ctx context.Context, s *starter, bc string) err
 	if dir := b.downloadDir(); dir != "" {
 		p.Behavior, p.DownloadPath = "allowAndName", dir
 	}
-	return s.call(ctx, b.d, "Browser.setDownloadBehavior"+inContext(bc), "Browser.setDownloadBehavior", p, nil)
+	return s.call(ctx, b.browser, "Browser.setDownloadBehavior"+inContext(bc), "Browser.setDownloadBehavior", p, nil)
 }
 
 // keptDownloads bounds how many downloads a tab remembers: a page that
@@ -220,7 +220,7 @@ func (t *Tab) downloaded(ctx context.Context, url, loader string, n0 uint64) err
 	if t.b.sync(ctx) == nil && loader != "" {
 		t.Apply(tabstate.LoadingFailed{RequestID: loader, ErrorText: "net::ERR_ABORTED", Canceled: true})
 	}
-	t.await(ctx, downloadGrace, func() bool { return t.downloadAfter(n0) != nil })
+	t.await(ctx, t.b.downloadGrace(), func() bool { return t.downloadAfter(n0) != nil })
 	return t.downloadAnswer(ctx, url, n0)
 }
 
@@ -306,7 +306,7 @@ func (t *Tab) downloadDuring(ctx context.Context, call *inflight, err error) err
 	ok := began()
 	t.mu.Unlock()
 	if !ok && t.b.aborted(err) {
-		ok = t.await(ctx, downloadGrace, began)
+		ok = t.await(ctx, t.b.downloadGrace(), began)
 	}
 	if !ok {
 		return nil
@@ -322,12 +322,13 @@ func (t *Tab) downloadSince(ctx context.Context, call *inflight) error {
 	return t.downloadAnswer(ctx, "", call.downloads)
 }
 
-// downloadGrace bounds the wait for a download's first event. Measured on
-// Chromium 156, it comes within milliseconds of the reply, or, about one
-// navigation in ten when the page before had not finished loading, never
-// (neither the browser's event nor the page's twin): the answer then names
-// the file by its URL.
-const downloadGrace = time.Second
+// downloadGrace bounds the wait for a download's first event: the
+// engine's patience (1 s by default), or more as the link shows. Measured
+// on Chromium 156, it comes within milliseconds of the reply, or, about
+// one navigation in ten when the page before had not finished loading,
+// never (neither the browser's event nor the page's twin): the answer then
+// names the file by its URL.
+func (b *Browser) downloadGrace() time.Duration { return b.due(b.cfg.patience()) }
 
 // maxWait is how long ctx leaves, or an hour when it has no deadline.
 func maxWait(ctx context.Context) time.Duration {

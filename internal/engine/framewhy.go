@@ -23,16 +23,16 @@ type frameWhy struct {
 }
 
 // due returns the channel that fires when a call waiting for its frame's
-// first document asks why it has none: as its clock asks the page, before
-// the deadline, so the answer is there when the deadline passes. It is
+// first document asks why it has none: as its clock asks the page, window
+// before the deadline, so the answer is there when the deadline passes. It is
 // nil once the call asked: it asks once.
-func (w *frameWhy) due(call *inflight) <-chan time.Time {
+func (w *frameWhy) due(call *inflight, window time.Duration) <-chan time.Time {
 	switch {
 	case w.asked:
 		return nil
 	case w.timer == nil:
 		at := time.Until(call.clock.deadline)
-		at -= min(busyProbeWindow, at/2)
+		at -= min(window, at/2)
 		w.timer = time.NewTimer(max(at, 0))
 	}
 	return w.timer.C

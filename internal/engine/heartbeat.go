@@ -6,19 +6,17 @@ import (
 	"time"
 )
 
-// heartbeatBound is how long a heartbeat waits for its answer, at most:
-// Chrome answers Browser.getVersion from its browser process in well under
-// a millisecond, whatever its tabs do.
-const heartbeatBound = time.Second
-
 // heartbeat sends Browser.getVersion every interval until the Browser
-// closes. A heartbeat unanswered within its bound (the interval, at most
-// heartbeatBound) means the connection went silent, as a proxy that stops
-// forwarding but keeps both sockets open leaves it, and every tab then
-// fails with ErrBrowserGone, calls in flight included. The calls also
-// count as traffic for a pool that closes idle connections.
+// closes. Chrome answers it from its browser process whatever its tabs
+// do, so a heartbeat unanswered within its bound means the connection
+// went silent, as a proxy that stops forwarding but keeps both sockets
+// open leaves it, and every tab then fails with ErrBrowserGone, calls in
+// flight included. The bound is the interval, or linkMargin of the link's
+// slowest recent round trips when that is longer (link.go): a distant
+// browser is never taken for a silent one, and a silent link is found
+// within the interval plus one bound. The calls also count as traffic for
+// a pool that closes idle connections.
 func (b *Browser) heartbeat(interval time.Duration) {
-	bound := min(interval, heartbeatBound)
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
 	for {
@@ -27,8 +25,9 @@ func (b *Browser) heartbeat(interval time.Duration) {
 			return
 		case <-tick.C:
 		}
+		bound := b.due(interval).Round(time.Millisecond)
 		ctx, cancel := context.WithTimeout(b.life, bound)
-		err := b.d.Call(ctx, "Browser.getVersion", nil, nil)
+		err := b.browserCall(ctx, "Browser.getVersion", nil, nil)
 		cancel()
 		switch {
 		case err == nil:
@@ -50,9 +49,10 @@ func (b *Browser) heartbeat(interval time.Duration) {
 // LostReason says why the connection ended, once the driver has seen it
 // end: it asks the browser something, to learn why from the error the
 // driver gives every call after the end; "" when that error does not say
-// (see Disconnected).
+// (see Disconnected). The driver answers that call itself, at once; the
+// bound is the engine's patience all the same.
 func (b *Browser) LostReason() string {
-	ctx, cancel := context.WithTimeout(context.Background(), heartbeatBound)
+	ctx, cancel := context.WithTimeout(context.Background(), b.due(b.cfg.patience()))
 	defer cancel()
 	err := b.d.Call(ctx, "Browser.getVersion", nil, nil)
 	if f := b.d.Classify(err); err != nil && f.Kind == Lost {

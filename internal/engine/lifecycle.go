@@ -10,9 +10,9 @@ import (
 	"github.com/tabguard/tabguard/tabtrace"
 )
 
-// stopTimeout bounds Page.stopLoading after a load ran out of time; Chrome
+// The engine's patience (Config.patience, 1 s by default, or more as the
+// link shows) bounds Page.stopLoading after a load ran out of time; Chrome
 // answers it from the browser side in milliseconds.
-const stopTimeout = time.Second
 
 // Navigate loads url in the tab and returns once the main frame has
 // committed the new document, within the eval timeout. It works on a
@@ -214,7 +214,7 @@ func (t *Tab) awaitCommit(ctx context.Context, loader string, n0 uint64, c0 stri
 
 // stopLoading stops the tab's pending load, from the browser side.
 func (t *Tab) stopLoading() error {
-	ctx, cancel := context.WithTimeout(t.life, stopTimeout)
+	ctx, cancel := context.WithTimeout(t.life, t.b.due(t.b.cfg.patience()))
 	defer cancel()
 	return t.whenAttached(ctx, func() error { return t.s.Call(ctx, "Page.stopLoading", nil, nil) })
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/tabguard/tabguard/tabstate"
 )
@@ -50,7 +49,7 @@ func (b *Browser) permissionPolicy(ctx context.Context, s *starter, bc string) e
 	calls := make([]func() error, 0, len(names))
 	for _, name := range names {
 		calls = append(calls, func() error {
-			return s.call(ctx, b.d, "Browser.setPermission "+name+inContext(bc), "Browser.setPermission", permission(name, "denied", "", bc), nil)
+			return s.call(ctx, b.browser, "Browser.setPermission "+name+inContext(bc), "Browser.setPermission", permission(name, "denied", "", bc), nil)
 		})
 	}
 	type grant struct{ name, origin string }
@@ -59,7 +58,7 @@ func (b *Browser) permissionPolicy(ctx context.Context, s *starter, bc string) e
 		for _, name := range g.Permissions {
 			grants = append(grants, grant{name, g.Origin})
 			calls = append(calls, func() error {
-				return s.call(ctx, b.d, "Browser.setPermission "+name+" for "+g.Origin+inContext(bc), "Browser.setPermission", permission(name, "granted", g.Origin, bc), nil)
+				return s.call(ctx, b.browser, "Browser.setPermission "+name+" for "+g.Origin+inContext(bc), "Browser.setPermission", permission(name, "granted", g.Origin, bc), nil)
 			})
 		}
 	}
@@ -114,10 +113,10 @@ func permission(name, setting, origin, bc string) permissionParams {
 // keptDenials bounds how many denied requests a tab remembers.
 const keptDenials = 8
 
-// issueGrace bounds the wait for the CORS issue that names a denied
+// The engine's patience (Config.patience, 1 s by default, or more as the
+// link shows) bounds the wait for the CORS issue that names a denied
 // request's URL; measured, Audits.enable answers in about 2 ms with the
 // issue before its reply.
-const issueGrace = time.Second
 
 // localNetwork is what a tab's events told of its denied local network
 // requests. It is guarded by the Tab's mu.
@@ -201,14 +200,15 @@ func (t *Tab) localNetworkDenied(ctx context.Context, call *inflight, err error)
 }
 
 // deniedURL learns the URL of the denied request id from its CORS issue,
-// enabling the Audits domain the first time, within issueGrace; empty
+// enabling the Audits domain the first time, within the engine's patience; empty
 // when none comes.
 func (t *Tab) deniedURL(ctx context.Context, id string) string {
 	t.mu.Lock()
 	enable := !t.lna.audits
 	t.lna.audits = true
 	t.mu.Unlock()
-	ctx, cancel := context.WithTimeout(ctx, issueGrace)
+	grace := t.b.due(t.b.cfg.patience())
+	ctx, cancel := context.WithTimeout(ctx, grace)
 	defer cancel()
 	if enable {
 		if err := t.s.Call(ctx, "Audits.enable", nil, nil); err != nil {
@@ -216,7 +216,7 @@ func (t *Tab) deniedURL(ctx context.Context, id string) string {
 		}
 	}
 	var url string
-	t.await(ctx, issueGrace, func() bool {
+	t.await(ctx, grace, func() bool {
 		for _, d := range t.lna.denials {
 			if d.requestID == id {
 				url = d.url

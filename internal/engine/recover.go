@@ -54,9 +54,13 @@ func (t *Tab) answered() {
 //
 // When the last call that ran out of time found the script busy or the
 // renderer hung, and nothing answered or navigated since, Recover acts on
-// that at once; otherwise it asks the page (an evaluate and an interrupt,
-// at once) and waits, up to the eval timeout, to tell a busy script (the
-// interrupt answers) from a hung renderer (nothing answers). Each step is
+// that at once: a timeout names those causes only when its probes proved
+// them. Otherwise it asks the page (an evaluate and an interrupt, at once)
+// to tell a busy script (the interrupt answers) from a hung renderer
+// (nothing but the browser answers for the probe window: a fifth of the
+// eval timeout, or three of the link's round trips if longer). When ctx or
+// the eval timeout ends before it can tell, Recover does nothing and
+// answers a [*tabstate.TimeoutError] saying what answered. Each step is
 // bounded by ctx and the eval timeout. A tab that is closed, discarded or
 // in a lost browser cannot be brought back here: its refusal is returned,
 // as an error and as the Recovery's Problem. An error says the step taken
@@ -92,15 +96,21 @@ func (t *Tab) recover(ctx context.Context) (tabstate.Recovery, error) {
 	problem := st.timeout
 	if problem == nil {
 		start := time.Now()
-		cause, err := t.askPage(ctx)
+		cause, p, err := t.askPage(ctx)
+		limit := time.Since(start).Round(time.Millisecond)
 		switch {
 		case isRefusal(err):
 			return t.recoverFrom(ctx, err)
+		case errors.Is(err, errUnproven):
+			// Too little time to tell: nothing is done on a guess.
+			te := &tabstate.TimeoutError{Op: opRecover, Limit: limit, Doing: unproven(p, t.State().URL, "evaluate"),
+				Advice: t.b.cfg.advice(tabstate.TimeoutUnknown)}
+			return tabstate.Recovery{Problem: te}, te
 		case err != nil:
 			return tabstate.Recovery{}, err
 		}
 		// The page's answer to Recover's own eval, which awaits nothing.
-		problem = &tabstate.TimeoutError{Limit: time.Since(start).Round(time.Millisecond), Cause: cause, Doing: cause.Describe(t.State().URL)}
+		problem = &tabstate.TimeoutError{Limit: limit, Cause: cause, Doing: cause.Describe(t.State().URL)}
 	}
 	cause := problem.Cause
 	if cause != tabstate.TimeoutUnknown && ctx.Err() != nil {
@@ -140,12 +150,19 @@ func (t *Tab) recoverFrom(ctx context.Context, refused error) (tabstate.Recovery
 	return r, refused
 }
 
+// errUnproven marks a finding of askPage that its time did not prove.
+var errUnproven = errors.New("not proven")
+
 // askPage tells, within ctx and the eval timeout, whether the page
 // answers (TimeoutUnknown), a script holds its main thread (the interrupt
 // answers, the evaluate does not), the renderer hangs (only the browser
-// answers) or nothing answers at all (TimeoutSilent). An error is the
-// tab's refusal, met meanwhile, or ctx's end.
-func (t *Tab) askPage(ctx context.Context) (tabstate.TimeoutCause, error) {
+// answers) or nothing answers at all (TimeoutSilent). A hang or a silence
+// is named once nothing else has answered for the probe window
+// (Browser.probeWindow), which the browser's own answer lengthens on a
+// slow link or a loaded machine: then it is proven. When ctx or the eval
+// timeout leaves less, the finding is errUnproven, with what the probes
+// found. Another error is the tab's refusal, met meanwhile, or ctx's end.
+func (t *Tab) askPage(ctx context.Context) (tabstate.TimeoutCause, tabstate.Probes, error) {
 	pctx, cancel := context.WithTimeout(ctx, t.timeout)
 	var wg sync.WaitGroup
 	defer func() {
@@ -165,47 +182,62 @@ func (t *Tab) askPage(ctx context.Context) (tabstate.TimeoutCause, error) {
 			return t.probe(ctx, func(ctx context.Context) error { return t.s.Call(ctx, method, params, nil) })
 		}
 	}
+	start := time.Now()
 	ask(evaluate, onPage("Runtime.evaluate", evaluateParams{Expression: "1", ReturnByValue: true}))
 	ask(interrupt, onPage("Performance.getMetrics", nil))
-	ask(browser, func(ctx context.Context) error { return t.b.d.Call(ctx, "Browser.getVersion", nil, nil) })
+	ask(browser, func(ctx context.Context) error { return t.b.browserCall(ctx, "Browser.getVersion", nil, nil) })
 
+	late := context.DeadlineExceeded
+	p := tabstate.Probes{Evaluate: late, Timer: late, Interrupt: late, Browser: late, Due: t.b.probeWindow()}
+	proof := time.NewTimer(p.Due)
+	defer proof.Stop()
 	var grace <-chan time.Time
-	browserAnswered := false
 	for {
 		select {
 		case err := <-evaluate:
 			switch {
 			case err == nil:
-				return tabstate.TimeoutUnknown, nil
+				return tabstate.TimeoutUnknown, p, nil
 			case isRefusal(err), errors.Is(err, tabstate.ErrWatcherClosed):
-				return tabstate.TimeoutUnknown, err
+				return tabstate.TimeoutUnknown, p, err
 			case !ctxError(err):
-				return tabstate.TimeoutUnknown, nil // Chrome answered, if with an error
+				return tabstate.TimeoutUnknown, p, nil // Chrome answered, if with an error
 			}
 		case err := <-interrupt:
 			if err == nil {
 				// The renderer takes interrupts: the evaluate gets the
 				// event grace to answer, as on a healthy page it does.
+				p.Interrupt = nil
 				timer := time.NewTimer(t.b.cfg.grace())
 				defer timer.Stop()
 				grace = timer.C
 			}
 		case err := <-browser:
-			browserAnswered = err == nil
+			if err == nil {
+				// Its round trip is the link's now: the proof takes
+				// linkMargin of it, if that is longer.
+				p.Browser, p.Due = nil, t.b.probeWindow()
+				proof.Reset(max(p.Due-time.Since(start), 0))
+			}
 		case <-grace:
-			return tabstate.TimeoutBusyScript, nil
+			return tabstate.TimeoutBusyScript, p, nil
+		case <-proof.C:
+			if grace == nil {
+				p.Window = time.Since(start)
+				cause, _ := tabstate.Diagnose(p)
+				return cause, p, nil
+			}
 		case <-pctx.Done():
+			p.Window = time.Since(start)
 			switch {
 			case errors.Is(ctx.Err(), context.Canceled):
-				return tabstate.TimeoutUnknown, ctx.Err()
+				return tabstate.TimeoutUnknown, p, ctx.Err()
 			case t.refused() != nil:
-				return tabstate.TimeoutUnknown, t.refused()
+				return tabstate.TimeoutUnknown, p, t.refused()
 			case grace != nil:
-				return tabstate.TimeoutBusyScript, nil
-			case browserAnswered:
-				return tabstate.TimeoutHung, nil
+				return tabstate.TimeoutBusyScript, p, nil
 			}
-			return tabstate.TimeoutSilent, nil
+			return tabstate.TimeoutUnknown, p, errUnproven
 		}
 	}
 }

@@ -82,9 +82,9 @@ type Change struct {
 	Missed int
 }
 
-// discardWindow is how soon after its replacement appears a discarded
-// tab's target goes: Chrome does both in one step.
-const discardWindow = time.Second
+// A discarded tab's target goes within the engine's patience (1 s by
+// default, or more as the link shows) after its replacement appears:
+// Chrome does both in one step.
 
 // newTarget is the page target created last, not attached: the
 // replacement of a tab that is being discarded looks so.
@@ -151,7 +151,7 @@ func (b *Browser) closing(id string) tabstate.Event {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	t, r := b.targets[id], b.lastCreated
-	if t != nil && r.id != id && r.title != "" && r.url == t.url && r.title == t.title && time.Since(r.at) < discardWindow {
+	if t != nil && r.id != id && r.title != "" && r.url == t.url && r.title == t.title && time.Since(r.at) < b.due(b.cfg.patience()) {
 		return tabstate.Discarded{ReplacementID: r.id}
 	}
 	return tabstate.Detached{TargetID: id}

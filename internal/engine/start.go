@@ -51,7 +51,7 @@ func (t *Tab) start(ctx context.Context) error {
 		func() error { return t.enableSignIn(pctx, s) },
 		func() error { return t.overrideCertificates(pctx, s) },
 		func() error {
-			return s.call(pctx, t.b.d, "Target.getTargetInfo", "Target.getTargetInfo", targetParams{TargetID: t.id}, &info)
+			return s.call(pctx, t.b.browser, "Target.getTargetInfo", "Target.getTargetInfo", targetParams{TargetID: t.id}, &info)
 		},
 		func() error {
 			err := s.call(pctx, t.s, "Page.getNavigationHistory", "Page.getNavigationHistory", nil, &hist)

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tabguard/tabguard/internal/engine"
@@ -70,6 +71,9 @@ type Reply struct {
 	After []Event
 	// Hang holds the reply until the call's context ends.
 	Hang bool
+	// Delay holds the reply this long, as a loaded renderer is slow to
+	// answer; the call's context ending first ends the call.
+	Delay time.Duration
 }
 
 // Handler answers a command sent on session with params (its JSON).
@@ -88,6 +92,9 @@ type Call struct {
 // Fake is the driver. Make one with New.
 type Fake struct {
 	order Order
+	// roundTrip holds every reply, as a distant browser's link does (a
+	// time.Duration; see SetRoundTrip).
+	roundTrip atomic.Int64
 
 	mu       sync.Mutex
 	handlers map[string]Handler
@@ -150,6 +157,12 @@ func (f *Fake) Handle(method string, h Handler) {
 	defer f.mu.Unlock()
 	f.handlers[method] = h
 }
+
+// SetRoundTrip makes every command answer rtt after it was sent, on the
+// browser's session and the tabs' alike, as over a distant browser's link,
+// until set again (zero: at once). The call's context ending first ends
+// the call.
+func (f *Fake) SetRoundTrip(rtt time.Duration) { f.roundTrip.Store(int64(rtt)) }
 
 // Session is the tab session id of f.
 func (f *Fake) Session(id string) engine.Session { return session{f, id} }
@@ -228,6 +241,18 @@ func (f *Fake) call(ctx context.Context, id, method string, params, result any) 
 		f.later(r.Events)
 	}
 	f.after(r.After)
+	if d := r.Delay + time.Duration(f.roundTrip.Load()); d > 0 {
+		timer := time.NewTimer(d)
+		select {
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+			return ctx.Err()
+		case <-f.done:
+			timer.Stop()
+			return errors.New("fake closed")
+		}
+	}
 	if r.Hang {
 		select {
 		case <-ctx.Done():
