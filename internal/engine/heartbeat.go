@@ -12,7 +12,7 @@ import (
 // went silent, as a proxy that stops forwarding but keeps both sockets
 // open leaves it, and every tab then fails with ErrBrowserGone, calls in
 // flight included. The bound is the interval, or linkMargin of the link's
-// slowest recent round trips when that is longer (link.go): a distant
+// slowest recent round trip when that is longer (link.go): a distant
 // browser is never taken for a silent one, and a silent link is found
 // within the interval plus one bound. The calls also count as traffic for
 // a pool that closes idle connections.
@@ -25,7 +25,7 @@ func (b *Browser) heartbeat(interval time.Duration) {
 			return
 		case <-tick.C:
 		}
-		bound := b.due(interval).Round(time.Millisecond)
+		bound := max(interval, linkMargin*b.link.slowest()).Round(time.Millisecond)
 		ctx, cancel := context.WithTimeout(b.life, bound)
 		err := b.browserCall(ctx, "Browser.getVersion", nil, nil)
 		cancel()

@@ -47,6 +47,12 @@ func setup(t testing.TB, order enginetest.Order, cfg engine.Config) *fixture {
 // instead of the defaults.
 func setupWith(t testing.TB, order enginetest.Order, cfg engine.Config, history string, handlers map[string]enginetest.Handler) *fixture {
 	t.Helper()
+	return startOn(t, newFake(t, order, history, handlers), cfg)
+}
+
+// newFake is the fake browser of setupWith, not yet started.
+func newFake(t testing.TB, order enginetest.Order, history string, handlers map[string]enginetest.Handler) *enginetest.Fake {
+	t.Helper()
 	f := enginetest.New(order)
 	t.Cleanup(f.Close)
 	answer(f, "Target.getTargets", map[string]any{"targetInfos": []any{
@@ -58,6 +64,12 @@ func setupWith(t testing.TB, order enginetest.Order, cfg engine.Config, history 
 	for method, h := range handlers {
 		f.Handle(method, h)
 	}
+	return f
+}
+
+// startOn starts a Browser with cfg on f and watches its tab.
+func startOn(t testing.TB, f *enginetest.Fake, cfg engine.Config) *fixture {
+	t.Helper()
 	b := engine.NewBrowser(f.Driver(), cfg)
 	f.Attach(b)
 	t.Cleanup(b.Close)

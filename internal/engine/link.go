@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,8 +15,16 @@ import (
 // answers at once, whatever its tabs do: the start's (Target.getTargets,
 // the policies, Target.getTargetInfo), the heartbeat's and the probes'
 // Browser.getVersion, and Target.closeTarget. A call that answers counts;
-// one that fails or never answers tells nothing of the link. The healthy
-// path sends nothing for it and notes nothing.
+// one that fails or never answers tells nothing of the link. Of the calls
+// a start sends together, only the first answer counts: the others queued
+// behind it, in the browser and in the driver, which a loaded machine
+// makes long. The healthy path sends nothing for it and notes nothing.
+//
+// A bound whose end gives up on the browser (the heartbeat's) takes the
+// slowest of the recent round trips; a wait that proves something by what
+// did not come (the probes' window, the graces) takes their median, so one
+// slow answer on a loaded machine does not keep every later one from
+// proving anything.
 
 // linkMargin is how many of the link's slowest recent round trips an
 // answer may take before its absence means something: a heartbeat's
@@ -28,12 +37,13 @@ const linkMargin = 3
 const linkSamples = 8
 
 // link keeps the round trips of the browser process's last answers. A
-// call's clock reads the slowest of them (rtt) without a lock.
+// call's clock reads them without a lock.
 type link struct {
 	mu   sync.Mutex
 	rtts [linkSamples]time.Duration
 	n    int          // answers noted so far
-	most atomic.Int64 // the slowest of rtts, a time.Duration
+	mid  atomic.Int64 // the median of the rtts noted, a time.Duration
+	most atomic.Int64 // the slowest of them
 }
 
 // note records one answer's round trip.
@@ -42,26 +52,31 @@ func (l *link) note(rtt time.Duration) {
 	defer l.mu.Unlock()
 	l.rtts[l.n%linkSamples] = rtt
 	l.n++
-	var most time.Duration
-	for _, d := range l.rtts {
-		most = max(most, d)
-	}
-	l.most.Store(int64(most))
+	recent := slices.Clone(l.rtts[:min(l.n, linkSamples)])
+	slices.Sort(recent)
+	l.mid.Store(int64(recent[len(recent)/2]))
+	l.most.Store(int64(recent[len(recent)-1]))
 }
 
-// rtt is the slowest of the recent round trips, zero before the first.
-func (l *link) rtt() time.Duration { return time.Duration(l.most.Load()) }
+// rtt is the median of the recent round trips, zero before the first.
+func (l *link) rtt() time.Duration { return time.Duration(l.mid.Load()) }
 
-// due is how long an answer of the browser may take, at least base (an
-// Options value, or one derived from it): linkMargin of the link's slowest
-// recent round trips when that is longer.
+// slowest is the slowest of the recent round trips, zero before the first.
+func (l *link) slowest() time.Duration { return time.Duration(l.most.Load()) }
+
+// due is how long a wait that proves something by what did not come
+// lasts, at least base (an Options value, or one derived from it):
+// linkMargin of the link's median round trip when that is longer.
 func (b *Browser) due(base time.Duration) time.Duration {
 	return max(base, linkMargin*b.link.rtt())
 }
 
-// RoundTrip is the slowest of the link's recent round trips to the
-// browser process, as the calls it answered have shown; zero before any.
-func (b *Browser) RoundTrip() time.Duration { return b.link.rtt() }
+// RoundTrip is the median and the slowest of the link's recent round
+// trips to the browser process, as the calls it answered have shown; zero
+// before any.
+func (b *Browser) RoundTrip() (median, slowest time.Duration) {
+	return b.link.rtt(), b.link.slowest()
+}
 
 // browserCall sends method on the browser session and notes the round
 // trip of an answer, for calls the browser process answers at once.
@@ -75,7 +90,8 @@ func (b *Browser) browserCall(ctx context.Context, method string, params, result
 }
 
 // browserSession is the browser's session, noting the round trip of each
-// answer: for the calls the browser process answers at once.
+// answer: for the calls the browser process answers at once. A start's
+// calls on it note only the first answer of the start (starter.call).
 type browserSession struct{ b *Browser }
 
 // Call is Browser.browserCall.

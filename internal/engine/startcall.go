@@ -28,6 +28,7 @@ type starter struct {
 	limit    time.Duration // the start's bound
 	advice   string        // the remedy of a start that timed out
 	answered atomic.Int32  // calls that answered, with a result or a refusal
+	timed    atomic.Bool   // the link noted the round trip of a browser call
 }
 
 // begin starts a start named op: its context ends with ctx or after the
@@ -53,9 +54,19 @@ func (c *Config) startAdvice() string {
 
 // call makes one of the start's calls on sess; what names it in a timeout,
 // as "Browser.setPermission storage-access". A call still unanswered when
-// ctx's deadline passed gives the start's TimeoutError.
+// ctx's deadline passed gives the start's TimeoutError. The first answer
+// of the browser's session (browserSession) is the link's round trip; the
+// calls sent with it queued behind it (link.go).
 func (s *starter) call(ctx context.Context, sess Session, what, method string, params, result any) error {
+	start := time.Now()
+	bs, browser := sess.(browserSession)
+	if browser {
+		sess = bs.b.d
+	}
 	err := sess.Call(ctx, method, params, result)
+	if browser && err == nil && !s.timed.Swap(true) {
+		bs.b.link.note(time.Since(start))
+	}
 	if err == nil || ctx.Err() == nil {
 		s.answered.Add(1)
 		return err
