@@ -30,9 +30,11 @@ func farTab(t *testing.T, oneWay time.Duration, opts *chromedpguard.Options, bou
 	t.Cleanup(cancelAlloc)
 	tab, cancel := chromedp.NewContext(actx, chromedp.WithErrorf(func(string, ...any) {}))
 	t.Cleanup(cancel)
+	// The tab's own context: chromedp closes a tab whose first Run's
+	// context ends. The test's deadline bounds it.
+	require.NoError(t, chromedp.Do(tab), "connect and open a tab")
 	ctx, cancelStart := context.WithTimeout(tab, bound)
 	defer cancelStart()
-	require.NoError(t, chromedp.Do(ctx), "connect and open a tab")
 	bw, err := chromedpguard.WatchBrowser(tab, opts)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = bw.Close() })
