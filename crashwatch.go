@@ -20,7 +20,12 @@ var ErrWatcherClosed = tabstate.ErrWatcherClosed
 // all defaults.
 type Options struct {
 	// EvalTimeout bounds each Eval, DOM, Do, Navigate, Reload and
-	// HandleDialog call; zero means DefaultEvalTimeout.
+	// HandleDialog call; zero means DefaultEvalTimeout. A fifth of it (1 s
+	// by default) is the watcher's patience: how long the probes of a call
+	// that timed out need to prove what did not answer (a hung renderer, a
+	// silent link), and how long the watcher waits for the page or the
+	// browser to act on what it was told. Over a link whose round trips
+	// take longer, three of them.
 	EvalTimeout time.Duration
 	// Logger receives crashes, dialogs, refusals and timeouts; nil means silent.
 	Logger *slog.Logger
@@ -44,7 +49,9 @@ type Options struct {
 	// Heartbeat, when above zero, makes the BrowserWatcher ask the browser
 	// for its version (Browser.getVersion) at that interval, and fail every
 	// watcher of the browser with ErrBrowserGone, calls in flight included,
-	// when an answer does not come within the interval (1 s at most). It
+	// when an answer does not come within the interval, or within three of
+	// the slowest round trips the link has shown lately if that is longer:
+	// a distant browser is never taken for a silent one. It
 	// notices a connection gone silent, as behind a proxy that stops
 	// forwarding, which no error reports otherwise, and it keeps an idle
 	// session alive in pools that close connections with no traffic. Zero,

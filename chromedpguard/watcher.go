@@ -16,7 +16,11 @@ import (
 // means all defaults.
 type Options struct {
 	// EvalTimeout bounds each Eval, Do, DOM, ReadDOM, Navigate, Reload and
-	// HandleDialog call; zero means DefaultEvalTimeout.
+	// HandleDialog call; zero means DefaultEvalTimeout. A fifth of it (1 s
+	// by default), or three of the link's round trips if longer, is how
+	// long the probes of a call that timed out need to prove what did not
+	// answer, and how long the watcher waits for the page or the browser
+	// to act on what it was told.
 	EvalTimeout time.Duration
 	// Logger receives crashes, dialogs, refusals and timeouts; nil means silent.
 	Logger *slog.Logger
@@ -35,7 +39,8 @@ type Options struct {
 	// Heartbeat, when above zero, makes the BrowserWatcher ask the browser
 	// for its version (Browser.getVersion) at that interval, and fail every
 	// watcher with ErrBrowserGone, calls in flight included, when an answer
-	// does not come within the interval (1 s at most): it notices a
+	// does not come within the interval, or within three of the slowest
+	// round trips the link has shown lately if that is longer: it notices a
 	// connection gone silent, and keeps an idle session alive in pools that
 	// close idle connections. Zero, the default, sends nothing.
 	Heartbeat time.Duration

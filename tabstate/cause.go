@@ -12,7 +12,10 @@ import (
 type TimeoutCause uint8
 
 const (
-	// TimeoutUnknown: the watcher did not look, or could not tell.
+	// TimeoutUnknown: the watcher did not look, or could not tell: its
+	// probes failed, or had too little time before the deadline to prove
+	// what did not answer (a short deadline, a slow link, a loaded
+	// machine); the error then says what did answer.
 	TimeoutUnknown TimeoutCause = iota
 	// TimeoutLoading: no document was committed: the tab is still loading.
 	TimeoutLoading
