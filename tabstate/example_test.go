@@ -162,6 +162,23 @@ func ExampleDiagnose() {
 	// busy running script on committed page http://127.0.0.1:8080/
 }
 
+func ExampleProbes_Proven() {
+	// Nothing but the browser answered in the 200 ms a 400 ms deadline left
+	// the probes, where proving a hung renderer takes 1 s: no cause is
+	// named. The same answers over a whole second prove the hang.
+	late := context.DeadlineExceeded
+	short := tabstate.Probes{Evaluate: late, Timer: late, Interrupt: late, Window: 200 * time.Millisecond, Due: time.Second}
+	cause, _ := tabstate.Diagnose(short)
+	fmt.Println(short.Proven(), cause)
+	long := short
+	long.Window = time.Second
+	cause, _ = tabstate.Diagnose(long)
+	fmt.Println(long.Proven(), cause)
+	// Output:
+	// false TimeoutUnknown
+	// true TimeoutHung
+}
+
 func ExampleTimeoutError_Problem() {
 	url := "http://127.0.0.1:8080/"
 	err := error(&tabstate.TimeoutError{
