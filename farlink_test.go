@@ -23,8 +23,9 @@ import (
 const keepAndLoop = `() => { window.kept = 42; setTimeout(() => { for (;;) {} }, 0); return 1 }`
 
 // farTab is a tab of its own Chromium, reached through a proxy that delays
-// each direction by oneWay, watched with opts.
-func farTab(t *testing.T, oneWay time.Duration, opts *tabguard.Options, bound time.Duration) (*faultproxy.Proxy, *tabguard.BrowserWatcher, *tabguard.Watcher) {
+// each direction by oneWay, watched with opts: the proxy, rod's page of the
+// tab and its watcher.
+func farTab(t *testing.T, oneWay time.Duration, opts *tabguard.Options, bound time.Duration) (*faultproxy.Proxy, *rod.Page, *tabguard.Watcher) {
 	t.Helper()
 	remote := startRemoteChromium(t)
 	host := strings.TrimPrefix(remote.wsURL, "ws://")
@@ -41,7 +42,7 @@ func farTab(t *testing.T, oneWay time.Duration, opts *tabguard.Options, bound ti
 	require.NoError(t, err)
 	_, err = w.Wait(ctx, func(s tabguard.TabState) bool { return s.Loaded })
 	require.NoError(t, err)
-	return p, bw, w
+	return p, page, w
 }
 
 // shortDeadlineRow loops w's page and evaluates on it with a deadline of
@@ -102,10 +103,13 @@ func TestShortDeadlineOnALoopingPage(t *testing.T) {
 // TestFarLink holds the guard's answers through links that delay each
 // direction by 1 s and by 2 s, each in a Chromium of its own, side by
 // side: an idle watcher with a 2 s heartbeat still evaluates after 60 s; a
-// looping script's timeout (EvalTimeout 12 s) names the busy script; a
-// 400 ms deadline on it names neither a hung renderer nor a silent link,
-// and Recover keeps the page; a link that goes silent fails the watcher
-// with ErrBrowserGone, within the heartbeat's interval and its bound.
+// looping script's timeout names the busy script; a 400 ms deadline on it
+// names neither a hung renderer nor a silent link, and Recover keeps the
+// page; a hung renderer's timeout names the hang, and Recover brings the
+// tab back; a link that goes silent fails the watcher with ErrBrowserGone,
+// within the heartbeat's interval and its bound. The eval timeout is 30 s:
+// proving a hang takes three round trips of the link (12 s at 2 s one
+// way), and the probes have at most half the call's time.
 func TestFarLink(t *testing.T) {
 	faultrows.SlowRow(t, "internal/engine's TestHeartbeatOverASlowLink, TestBusyScriptOverAFarLink and TestShortDeadlineNamesNoUnprovenCause")
 	t.Parallel()
@@ -125,9 +129,9 @@ func TestFarLink(t *testing.T) {
 
 // farLinkRows are TestFarLink's rows at one delay.
 func farLinkRows(t *testing.T, oneWay, heartbeat time.Duration) {
-	const bound = 5 * time.Minute
-	opts := &tabguard.Options{EvalTimeout: 12 * time.Second, Heartbeat: heartbeat}
-	p, _, w := farTab(t, oneWay, opts, bound)
+	const bound = 8 * time.Minute
+	opts := &tabguard.Options{EvalTimeout: 30 * time.Second, Heartbeat: heartbeat}
+	p, page, w := farTab(t, oneWay, opts, bound)
 
 	time.Sleep(time.Minute) // idle, the heartbeat alone on the link
 	v, err := w.Eval(testbrowser.Context(t, bound), `() => 1 + 1`)
@@ -147,6 +151,23 @@ func farLinkRows(t *testing.T, oneWay, heartbeat time.Duration) {
 	assert.Equal(t, tabguard.TerminatedScript, r.Action)
 
 	t.Logf("400ms deadline: %v", shortDeadlineRow(t, w, bound))
+
+	go func() { _ = page.Context(testbrowser.Context(t, bound)).Navigate("chrome://hang") }()
+	eventually(t, "the renderer to hang", func() bool {
+		info, err := proto.TargetGetTargetInfo{TargetID: page.TargetID}.Call(page.Browser().Context(testbrowser.Context(t, time.Minute)))
+		return err == nil && info.TargetInfo.URL == "chrome://hang/"
+	})
+	start = time.Now()
+	_, err = w.Eval(testbrowser.Context(t, bound), `() => 1`)
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, tabguard.TimeoutHung, te.Cause, te.Error())
+	t.Logf("a hung renderer's timeout: %v, after %v", te.Cause, time.Since(start).Round(time.Millisecond))
+	r, err = w.Recover(testbrowser.Context(t, bound))
+	require.NoError(t, err, r.String())
+	assert.Equal(t, tabguard.CrashedAndReloaded, r.Action)
+	v, err = w.Eval(testbrowser.Context(t, bound), `() => 1 + 1`)
+	require.NoError(t, err, "the tab answers again")
+	assert.Equal(t, 2, v.Value.Int())
 
 	p.StallAll()
 	start = time.Now()

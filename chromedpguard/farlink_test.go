@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -21,8 +22,9 @@ import (
 const keepAndLoop = `() => { window.kept = 42; setTimeout(() => { for (;;) {} }, 0); return 1 }`
 
 // farTab is a loaded tab of the shared remote Chromium, reached through a
-// proxy that delays each direction by oneWay, watched with opts.
-func farTab(t *testing.T, oneWay time.Duration, opts *chromedpguard.Options, bound time.Duration) (*faultproxy.Proxy, *chromedpguard.Watcher) {
+// proxy that delays each direction by oneWay, watched with opts: the
+// proxy, chromedp's context of the tab and its watcher.
+func farTab(t *testing.T, oneWay time.Duration, opts *chromedpguard.Options, bound time.Duration) (*faultproxy.Proxy, context.Context, *chromedpguard.Watcher) {
 	t.Helper()
 	remote := sharedRemote(t)
 	p := faultproxy.Start(t, remote.host, func(p *faultproxy.Proxy) { p.Delay = oneWay })
@@ -44,7 +46,7 @@ func farTab(t *testing.T, oneWay time.Duration, opts *chromedpguard.Options, bou
 	require.NoError(t, err)
 	_, err = w.Wait(ctx, func(s chromedpguard.TabState) bool { return s.Loaded })
 	require.NoError(t, err)
-	return p, w
+	return p, tab, w
 }
 
 // shortDeadlineRow loops w's page and evaluates on it with a deadline of
@@ -93,7 +95,7 @@ func TestShortDeadlineOnALoopingPage(t *testing.T) {
 	})
 	t.Run("150ms one way", func(t *testing.T) {
 		t.Parallel()
-		_, w := farTab(t, 150*time.Millisecond, nil, time.Minute)
+		_, _, w := farTab(t, 150*time.Millisecond, nil, time.Minute)
 		causes := map[chromedpguard.TimeoutCause]int{}
 		for range min(tries, 3) {
 			causes[shortDeadlineRow(t, w, time.Minute)]++
@@ -104,11 +106,14 @@ func TestShortDeadlineOnALoopingPage(t *testing.T) {
 
 // TestFarLink holds the guard's answers through links that delay each
 // direction by 1 s and by 2 s, side by side: an idle watcher with a 2 s
-// heartbeat still evaluates after 60 s; a looping script's timeout
-// (EvalTimeout 12 s) names the busy script; a 400 ms deadline on it names
-// neither a hung renderer nor a silent link, and Recover keeps the page; a
-// link that goes silent fails the watcher with ErrBrowserGone, within the
-// heartbeat's interval and its bound.
+// heartbeat still evaluates after 60 s; a looping script's timeout names
+// the busy script; a 400 ms deadline on it names neither a hung renderer
+// nor a silent link, and Recover keeps the page; a hung renderer's timeout
+// names the hang, and Recover brings the tab back; a link that goes silent
+// fails the watcher with ErrBrowserGone, within the heartbeat's interval
+// and its bound. The eval timeout is 30 s: proving a hang takes three
+// round trips of the link (12 s at 2 s one way), and the probes have at
+// most half the call's time.
 func TestFarLink(t *testing.T) {
 	faultrows.SlowRow(t, "internal/engine's TestHeartbeatOverASlowLink, TestBusyScriptOverAFarLink and TestShortDeadlineNamesNoUnprovenCause")
 	t.Parallel()
@@ -125,9 +130,9 @@ func TestFarLink(t *testing.T) {
 
 // farLinkRows are TestFarLink's rows at one delay.
 func farLinkRows(t *testing.T, oneWay time.Duration) {
-	const bound = 5 * time.Minute
-	opts := &chromedpguard.Options{EvalTimeout: 12 * time.Second, Heartbeat: 2 * time.Second}
-	p, w := farTab(t, oneWay, opts, bound)
+	const bound = 8 * time.Minute
+	opts := &chromedpguard.Options{EvalTimeout: 30 * time.Second, Heartbeat: 2 * time.Second}
+	p, tab, w := farTab(t, oneWay, opts, bound)
 
 	time.Sleep(time.Minute) // idle, the heartbeat alone on the link
 	v, err := w.Eval(within(t, bound), `() => 1 + 1`)
@@ -147,6 +152,29 @@ func farLinkRows(t *testing.T, oneWay time.Duration) {
 	assert.Equal(t, chromedpguard.TerminatedScript, r.Action)
 
 	t.Logf("400ms deadline: %v", shortDeadlineRow(t, w, bound))
+
+	go func() {
+		ctx, cancel := context.WithTimeout(tab, bound)
+		defer cancel()
+		_, _ = chromedp.Call(ctx, page.Navigate, page.NavigateParams{URL: "chrome://hang"})
+	}()
+	eventually(t, "the renderer to hang", func() bool {
+		ctx, cancel := context.WithTimeout(tab, time.Minute)
+		defer cancel()
+		info, err := chromedp.CallBrowser(ctx, target.GetTargetInfo, target.GetTargetInfoParams{TargetID: w.TargetID()})
+		return err == nil && info.TargetInfo.URL == "chrome://hang/"
+	})
+	start = time.Now()
+	_, err = w.Eval(within(t, bound), `() => 1`)
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, chromedpguard.TimeoutHung, te.Cause, te.Error())
+	t.Logf("a hung renderer's timeout: %v, after %v", te.Cause, time.Since(start).Round(time.Millisecond))
+	r, err = w.Recover(within(t, bound))
+	require.NoError(t, err, r.String())
+	assert.Equal(t, chromedpguard.CrashedAndReloaded, r.Action)
+	v, err = w.Eval(within(t, bound), `() => 1 + 1`)
+	require.NoError(t, err, "the tab answers again")
+	assert.Equal(t, "2", string(v.Value))
 
 	p.StallAll()
 	start = time.Now()

@@ -20,16 +20,42 @@ const OpPDF = "PDF"
 // (Page.getLayoutMetrics): one over Config.MaxCapturePixels gives
 // [tabstate.ErrCaptureTooLarge], naming its size and the bound, and fn is
 // not called. option names that setting in the error, as the backend
-// spells it.
+// spells it. A renderer that dies under the capture answers
+// [tabstate.ErrTabCrashed], whatever error Chrome answered first
+// (crashedUnder).
 func (t *Tab) Screenshot(ctx context.Context, fullPage bool, option string, fn func(ctx context.Context) error) error {
 	return t.DoAction(ctx, OpScreenshot, func(ctx context.Context) error {
 		if fullPage {
 			if err := t.fits(ctx, option); err != nil {
-				return err
+				return t.crashedUnder(ctx, err)
 			}
 		}
-		return fn(ctx)
+		return t.crashedUnder(ctx, fn(ctx))
 	})
+}
+
+// crashedUnder returns err, a capture's error, unless it is Chrome's
+// error reply and the renderer died under the capture. Measured on
+// Chromium 156: a renderer that dies under Page.printToPDF makes Chrome
+// answer "Printing failed" (-32000), and its crash events follow the
+// reply by up to 16 ms beside two busy loops, so the crash is awaited for
+// up to eventGrace: it cuts the call short (ctx ends with it), and the
+// crash, with its status, is the answer, as it is for a capture it cut
+// short before Chrome replied (Page.captureScreenshot gets no reply from
+// a dead renderer; IO.read goes on reading a printed document to its end,
+// the stream being the browser's). Any other error passes through at
+// once.
+func (t *Tab) crashedUnder(ctx context.Context, err error) error {
+	if err == nil || t.b.d.Classify(err).Kind != Protocol {
+		return err
+	}
+	if !t.await(ctx, t.b.cfg.grace(), func() bool { return t.tab.State().Crashed }) {
+		return err
+	}
+	if ctx.Err() != nil {
+		return ctx.Err() // cut short by the crash: its refusal is the answer (settle)
+	}
+	return t.blocked(tabstate.ErrTabCrashed)
 }
 
 // fits reads the page's size and refuses a full-page capture over the
@@ -61,7 +87,9 @@ func (t *Tab) fits(ctx context.Context, option string) error {
 // timeout, and the time w takes counts against that deadline. It returns
 // the bytes written. An error of w's ends the PDF and is returned as it
 // is; the stream is then closed (IO.close) in the background, as it is
-// when the call fails or runs out of time.
+// when the call fails or runs out of time. A renderer that dies under the
+// print answers [tabstate.ErrTabCrashed], whatever error Chrome answered
+// first (crashedUnder).
 func (t *Tab) PDF(ctx context.Context, params any, w io.Writer) (int64, error) {
 	if w == nil {
 		return 0, fmt.Errorf("%w: nil writer", tabstate.ErrInvalidArgument)
@@ -106,7 +134,7 @@ func streamed(params any) (map[string]json.RawMessage, error) {
 func (t *Tab) printPDF(ctx context.Context, params map[string]json.RawMessage, w io.Writer) (n int64, werr, err error) {
 	var res printResult
 	if err := t.s.Call(ctx, "Page.printToPDF", params, &res); err != nil {
-		return 0, nil, err
+		return 0, nil, t.crashedUnder(ctx, err)
 	}
 	if res.Stream == "" {
 		return 0, nil, fmt.Errorf("print to PDF: the browser gave no stream")
@@ -116,7 +144,7 @@ func (t *Tab) printPDF(ctx context.Context, params map[string]json.RawMessage, w
 		var r ioReadResult
 		if err := t.s.Call(ctx, "IO.read", read, &r); err != nil {
 			t.closeStream(res.Stream)
-			return n, nil, err
+			return n, nil, t.crashedUnder(ctx, err)
 		}
 		var chunk []byte
 		if r.Base64Encoded { // a PDF's always is

@@ -105,3 +105,57 @@ func TestFullPageBound(t *testing.T) {
 	require.NoError(t, unbounded.tab.Screenshot(deadline(t), true, "", capture))
 	assert.Zero(t, unbounded.f.Count("Page.getLayoutMetrics"))
 }
+
+// A renderer that dies under a capture answers it with the crash, status
+// included, though Chrome's error reply comes before the crash events;
+// the same error with no crash is Chrome's, as it is. The print, a read
+// of its stream and a screenshot each fail so.
+func TestCaptureCrashWinsOverReply(t *testing.T) {
+	printingFailed := &enginetest.ProtocolError{Code: -32000, Message: "Printing failed"}
+	pdf := func(fx *fixture) error {
+		_, err := fx.tab.PDF(deadline(t), nil, &bytes.Buffer{})
+		return err
+	}
+	tests := []struct {
+		name    string
+		method  string // the command that fails
+		fails   error  // Chrome's reply to it
+		prepare func(f *enginetest.Fake)
+		capture func(fx *fixture) error
+	}{
+		{"print", "Page.printToPDF", printingFailed, func(*enginetest.Fake) {}, pdf},
+		{"read", "IO.read", &enginetest.ProtocolError{Code: -32000, Message: "Read failed"},
+			func(f *enginetest.Fake) { answer(f, "Page.printToPDF", map[string]any{"stream": "S"}) }, pdf},
+		{"screenshot", "Page.captureScreenshot", &enginetest.ProtocolError{Code: -32000, Message: "Unable to capture screenshot"},
+			func(*enginetest.Fake) {}, func(fx *fixture) error {
+				return fx.tab.Screenshot(deadline(t), false, "", func(ctx context.Context) error {
+					return fx.f.Session(sess).Call(ctx, "Page.captureScreenshot", nil, nil)
+				})
+			}},
+	}
+	for _, tt := range tests {
+		for _, order := range orders {
+			t.Run(tt.name+"/"+order.String(), func(t *testing.T) {
+				fx := setup(t, order, engine.Config{EvalTimeout: 5 * time.Second, EventGrace: lateGrace})
+				tt.prepare(fx.f)
+				fx.f.Handle(tt.method, func(string, json.RawMessage) enginetest.Reply {
+					return enginetest.Reply{Err: tt.fails, After: crash("crashed")}
+				})
+				err := tt.capture(fx)
+				var be *tabstate.BlockedError
+				require.ErrorAs(t, err, &be, "the crash, not %v", tt.fails)
+				assert.Equal(t, tabstate.ErrTabCrashed, be.Reason)
+				assert.Equal(t, "crashed", be.Detail, "the crash reads with its status wherever it surfaces")
+				assert.ErrorIs(t, fx.tab.Do(deadline(t), "", ok), tabstate.ErrTabCrashed, "the next call is refused")
+			})
+		}
+		t.Run(tt.name+"/no crash", func(t *testing.T) {
+			fx := setup(t, enginetest.ReplyFirst, engine.Config{})
+			tt.prepare(fx.f)
+			fx.f.Handle(tt.method, func(string, json.RawMessage) enginetest.Reply { return enginetest.Reply{Err: tt.fails} })
+			err := tt.capture(fx)
+			assert.ErrorIs(t, err, tt.fails, "Chrome's error, as it is")
+			assert.NoError(t, fx.tab.Do(deadline(t), "", ok), "the tab answers")
+		})
+	}
+}

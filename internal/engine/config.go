@@ -97,7 +97,7 @@ func (c *Config) patience() time.Duration { return c.timeout() / 5 }
 
 // probeWindow is how long the probes that tell why a call did not answer
 // need to prove what did not answer (clock.go): the engine's patience, or
-// linkMargin of the link's median round trip when that is longer.
+// linkMargin of the link's round trip when that is longer.
 func (b *Browser) probeWindow() time.Duration { return b.due(b.cfg.patience()) }
 
 // timeout is the configured eval timeout, or the default.

@@ -43,9 +43,9 @@ func TestHeartbeatOverASlowLink(t *testing.T) {
 	t.Parallel()
 	const rtt = 300 * time.Millisecond
 	fx := setupOver(t, rtt, engine.Config{Heartbeat: 100 * time.Millisecond})
-	median, slowest := fx.b.RoundTrip()
-	assert.GreaterOrEqual(t, median, rtt, "the start showed the link")
-	assert.GreaterOrEqual(t, slowest, median)
+	fastest, slowest := fx.b.RoundTrip()
+	assert.GreaterOrEqual(t, fastest, rtt, "the start showed the link")
+	assert.GreaterOrEqual(t, slowest, fastest)
 	ctx := deadline(t)
 	fx.calls(ctx, t, "Browser.getVersion", 5)
 	require.NoError(t, fx.tab.Do(ctx, "", ok), "five heartbeats of 300 ms later, the browser lives")
