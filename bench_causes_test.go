@@ -97,7 +97,7 @@ type causeTimes struct {
 // a 400 ms deadline on the looping page (it must name neither a hung
 // renderer nor a silent link, which it has no time to prove); Recover on a
 // renderer hung outside JavaScript (chrome://hang; it proves the hang once
-// the probe window, a fifth of the eval timeout or three round trips,
+// the probe window, the patience (1 s) or three round trips,
 // passed with only the browser answering, then crashes and reloads: hung);
 // and a proxy that stops forwarding (the heartbeat finds the silence within
 // its interval and one bound, the interval or three round trips: silent).

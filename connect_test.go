@@ -169,9 +169,9 @@ func TestHeartbeatKeepsIdleSessionAlive(t *testing.T) {
 // waits out its deadline and says what it probed, and nothing hangs.
 func TestSilentConnectionWithoutHeartbeat(t *testing.T) {
 	t.Parallel()
-	// The probes get a fifth of the eval timeout, or three of the link's
-	// round trips, to prove the silence: a loaded machine's own answers
-	// can take hundreds of milliseconds.
+	// The probes need the patience (1 s), or three of the link's round
+	// trips, to prove the silence, and get at most three quarters of the
+	// call's time.
 	f := newPoolFixture(t, &tabguard.Options{EvalTimeout: 3 * time.Second}, nil)
 	f.proxy.StallAll()
 	// Closed with the connection still silent, the watcher would wait out

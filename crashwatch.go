@@ -20,13 +20,22 @@ var ErrWatcherClosed = tabstate.ErrWatcherClosed
 // all defaults.
 type Options struct {
 	// EvalTimeout bounds each Eval, DOM, Do, Navigate, Reload and
-	// HandleDialog call; zero means DefaultEvalTimeout. A fifth of it (1 s
-	// by default) is the watcher's patience: how long the probes of a call
-	// that timed out need to prove what did not answer (a hung renderer, a
-	// silent link), and how long the watcher waits for the page or the
-	// browser to act on what it was told. Over a link whose round trips
-	// take longer, three of them.
+	// HandleDialog call; zero means DefaultEvalTimeout.
 	EvalTimeout time.Duration
+	// Patience is how long the watcher waits, at least, for the browser or
+	// the page to answer before the absence of an answer means something:
+	// the probes of a call that timed out prove a hung renderer or a
+	// silent link only when nothing answered them for that long, and the
+	// watcher gives the page or the browser that long to act on what it
+	// was told (a beforeunload handler to run, a download's first event, a
+	// load to stop, a tab to close); an ambiguous reply waits a tenth of it
+	// for the event that explains it. Over a link whose round trips take
+	// longer, it is three round trips. Zero means DefaultPatience, 1 s:
+	// Chrome answers in milliseconds on an idle machine, and in hundreds
+	// under a load average of 20 on 2 cores; a program on a slower machine
+	// sets more. A call whose deadline leaves its probes less than the
+	// patience names no cause it could not prove (TimeoutUnknown).
+	Patience time.Duration
 	// Logger receives crashes, dialogs, refusals and timeouts; nil means silent.
 	Logger *slog.Logger
 	// TerminateOnTimeout makes an eval that times out while a script holds

@@ -10,6 +10,9 @@ import (
 // DefaultEvalTimeout bounds an eval when no timeout is given.
 const DefaultEvalTimeout = tabstate.DefaultEvalTimeout
 
+// DefaultPatience is the watcher's patience when Options.Patience is zero.
+const DefaultPatience = tabstate.DefaultPatience
+
 // Errors of a guarded call that are not a tab's state; they are the values
 // of package [tabstate], so an error from any backend matches them.
 var (

@@ -85,6 +85,9 @@ var (
 // DefaultEvalTimeout bounds a call when Options.EvalTimeout is zero.
 const DefaultEvalTimeout = tabstate.DefaultEvalTimeout
 
+// DefaultPatience is the watcher's patience when Options.Patience is zero.
+const DefaultPatience = tabstate.DefaultPatience
+
 // TabState is what a [Watcher] knows of its tab; the zero value is a tab in
 // its first load.
 type TabState = tabstate.State

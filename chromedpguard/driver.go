@@ -193,7 +193,7 @@ func exceptionText(d *runtime.ExceptionDetails) string {
 func (o *Options) config(sink engine.Sink) engine.Config {
 	return engine.Config{
 		EvalTimeout: o.EvalTimeout, Logger: o.Logger, TerminateOnTimeout: o.TerminateOnTimeout,
-		Dialogs: o.Dialogs, Notice: o.DOMNotice, Heartbeat: o.Heartbeat, URLs: o.URLs, AskBeforeClose: o.AskBeforeClose,
+		Dialogs: o.Dialogs, Notice: o.DOMNotice, Heartbeat: o.Heartbeat, Patience: o.Patience, URLs: o.URLs, AskBeforeClose: o.AskBeforeClose,
 		Exception: exception, Sink: sink, Advice: o.Advice, Trace: o.Trace, DiscoverTargets: true, DownloadDir: o.DownloadDir, Credentials: o.Credentials, InsecureHosts: o.InsecureHosts, Permissions: o.Permissions, FileChooser: o.FileChooser,
 		MaxCapturePixels: o.MaxCapturePixels, PDFChunk: o.PDFChunk,
 		Calls: engine.Calls{BringToFront: "page.BringToFront", SetWebLifecycleState: "page.SetWebLifecycleState"},

@@ -16,12 +16,19 @@ import (
 // means all defaults.
 type Options struct {
 	// EvalTimeout bounds each Eval, Do, DOM, ReadDOM, Navigate, Reload and
-	// HandleDialog call; zero means DefaultEvalTimeout. A fifth of it (1 s
-	// by default), or three of the link's round trips if longer, is how
-	// long the probes of a call that timed out need to prove what did not
-	// answer, and how long the watcher waits for the page or the browser
-	// to act on what it was told.
+	// HandleDialog call; zero means DefaultEvalTimeout.
 	EvalTimeout time.Duration
+	// Patience is how long the watcher waits, at least, for the browser or
+	// the page to answer before the absence of an answer means something:
+	// the probes of a call that timed out prove a hung renderer or a
+	// silent link only when nothing answered them for that long, and the
+	// watcher gives the page or the browser that long to act on what it
+	// was told; an ambiguous reply waits a tenth of it for the event that
+	// explains it. Over a link whose round trips take longer, it is three
+	// round trips. Zero means DefaultPatience, 1 s; a program on a slower
+	// machine sets more. A call whose deadline leaves its probes less names
+	// no cause it could not prove (TimeoutUnknown).
+	Patience time.Duration
 	// Logger receives crashes, dialogs, refusals and timeouts; nil means silent.
 	Logger *slog.Logger
 	// TerminateOnTimeout makes an eval that times out while a script holds

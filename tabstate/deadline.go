@@ -10,6 +10,11 @@ import (
 // DefaultEvalTimeout bounds an eval when no timeout is given.
 const DefaultEvalTimeout = 5 * time.Second
 
+// DefaultPatience is how long a watcher waits, when no patience is given,
+// for the browser or the page to answer before the absence of an answer
+// means something (a watcher's Options.Patience).
+const DefaultPatience = time.Second
+
 // Errors of a guarded call that are not a tab's state. Test for them with
 // [errors.Is].
 var (

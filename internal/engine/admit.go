@@ -3,14 +3,9 @@ package engine
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/tabguard/tabguard/tabstate"
 )
-
-// eventGrace is how long an ambiguous reply waits for the event that
-// explains it, which may trail the reply, unless Config.EventGrace says.
-const eventGrace = 100 * time.Millisecond
 
 // inflight is one call in progress, cut short with a cause when the tab
 // dies; it carries the call's clock.
@@ -80,7 +75,7 @@ func (t *Tab) admit(ctx context.Context, call *inflight, allow func(error) bool)
 // stale: before a refusal that a recovery may have ended, it has the
 // driver apply every event Chrome sent so far (Syncer). Chrome sends
 // Debugger.resumed after its reply to Debugger.resume (measured on
-// Chromium 156), so a pause also waits up to eventGrace for it. It returns
+// Chromium 156), so a pause also waits up to the event grace for it. It returns
 // the refusal as it stands then, nil if there is none.
 func (t *Tab) confirm(ctx context.Context, err error) error {
 	if !stale(err) {

@@ -15,7 +15,7 @@ import (
 // the deadline it cuts the call short with a [*tabstate.TimeoutError]
 // (the caller's own deadline ends the call by itself). The probes start
 // two probe windows before the deadline (Browser.probeWindow), at most
-// half the time the call has: a short deadline leaves them too little time to
+// three quarters of the time the call has: a short deadline leaves them too little time to
 // prove what did not answer, and the timeout then names no such cause
 // (Diagnose). A call that answers
 // sooner stops the timer: the healthy path pays for a timer only, and the
@@ -58,8 +58,9 @@ func (t *Tab) arm(ctx context.Context, call *inflight, probe bool) {
 	at := c.deadline.Sub(now)
 	if probe {
 		// Two windows, so that a timer that fires late on a loaded
-		// machine still leaves the probes the one that proves.
-		at -= min(2*t.b.probeWindow(), at/2)
+		// machine still leaves the probes the one that proves; at most
+		// three quarters of the call's time.
+		at -= min(2*t.b.probeWindow(), at*3/4)
 	}
 	c.wg.Add(1)
 	c.timer = time.AfterFunc(at, func() { t.tick(call) })

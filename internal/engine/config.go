@@ -71,29 +71,41 @@ type Config struct {
 	// events (Target.setDiscoverTargets) when it starts, for a driver that
 	// does not ask for them on every connection.
 	DiscoverTargets bool
+	// Patience is how long the engine waits, at least, for the browser or
+	// the page to answer or act before the absence of an answer means
+	// something; zero means tabstate.DefaultPatience (see patience).
+	Patience time.Duration
 	// EventGrace is how long an ambiguous reply waits for the event that
-	// explains it; zero means 100 ms. Chrome sends that event within
-	// milliseconds of the reply; a driver whose events cross a loaded
-	// machine may want longer.
+	// explains it; zero means a tenth of the patience, 100 ms by default.
+	// Chrome sends that event within milliseconds of the reply; a driver
+	// whose events cross a loaded machine may want longer.
 	EventGrace time.Duration
 }
 
-// grace is the configured event grace, or the default.
+// grace is the configured event grace, or a tenth of the patience.
 func (c *Config) grace() time.Duration {
 	if c.EventGrace <= 0 {
-		return eventGrace
+		return c.patience() / 10
 	}
 	return c.EventGrace
 }
 
 // patience is how long the engine waits, at least, for the page or the
-// browser to act on what it was told before the absence of an answer or
-// an event means something: a beforeunload handler to run, a download's
-// first event, a load to stop, a tab to close, a discarded tab's
-// replacement. It is a fifth of the eval timeout (1 s by default), so a
-// program that gives a slow machine more time gives it all the waits;
-// Browser.due lengthens it on a link whose round trips take longer.
-func (c *Config) patience() time.Duration { return c.timeout() / 5 }
+// browser to answer or to act on what it was told before the absence of
+// an answer or an event means something: an interrupt to a renderer that
+// may hang (the probes' proof), a beforeunload handler to run, a
+// download's first event, a load to stop, a tab to close, a discarded
+// tab's replacement. It is Config.Patience (1 s by default), which a
+// program on a slow machine lengthens. It is a property of the machine,
+// not of a call: a call whose deadline leaves its probes less proves
+// nothing by what did not answer. Browser.due lengthens it on a link whose
+// round trips take longer.
+func (c *Config) patience() time.Duration {
+	if c.Patience <= 0 {
+		return tabstate.DefaultPatience
+	}
+	return c.Patience
+}
 
 // probeWindow is how long the probes that tell why a call did not answer
 // need to prove what did not answer (clock.go): the engine's patience, or

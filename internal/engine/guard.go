@@ -274,7 +274,7 @@ func (t *Tab) terminatedDuring(call *inflight, err error) bool {
 // which Runtime.evaluate can give when its document goes away under it,
 // and navigation news arrived while call ran, or the tab is now refused:
 // then that is the reason. The news may trail the reply, so it is awaited
-// for up to eventGrace. Otherwise the error passes through as it is.
+// for up to the event grace. Otherwise the error passes through as it is.
 func (t *Tab) navigatedDuring(call *inflight, err error) bool {
 	if f := t.b.d.Classify(err); f.Kind != Protocol || f.Code != -32603 {
 		return false
@@ -286,7 +286,7 @@ func (t *Tab) navigatedDuring(call *inflight, err error) bool {
 
 // explain completes a crash error cut short by Inspector.targetCrashed,
 // which carries no status: Chrome sends Target.targetCrashed, with the
-// status, within milliseconds of it, so the error waits up to eventGrace
+// status, within milliseconds of it, so the error waits up to the event grace
 // for it, and a crash reads the same wherever it surfaces.
 func (t *Tab) explain(err error) error {
 	var be *tabstate.BlockedError

@@ -148,7 +148,7 @@ func (t *Tab) load(ctx context.Context, op string, start func(context.Context) (
 // abort it (net::ERR_ABORTED, or net::ERR_FAILED), or answer the command
 // "Not attached to an active page", and the abort, in the reply or in the
 // events, may come before the crash event: the crash, the real reason,
-// wins when it arrives within eventGrace.
+// wins when it arrives within the event grace.
 func (t *Tab) crashWins(ctx context.Context, err error) error {
 	be, _ := err.(*tabstate.BlockedError)
 	f := t.b.classify(err)

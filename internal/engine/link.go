@@ -26,7 +26,7 @@ import (
 // the link itself, which no answer beats. A loaded machine makes answers
 // slower than the link, by hundreds of milliseconds under a load average of
 // 20 on 2 cores, and by as much in a renderer as in the browser process:
-// the engine's patience, a fifth of the eval timeout, is what covers it.
+// the engine's patience (Config.Patience) is what covers it.
 
 // linkMargin is how many of the link's slowest recent round trips an
 // answer may take before its absence means something: a heartbeat's

@@ -57,10 +57,10 @@ func (t *Tab) answered() {
 // that at once: a timeout names those causes only when its probes proved
 // them. Otherwise it asks the page (an evaluate and an interrupt, at once)
 // to tell a busy script (the interrupt answers) from a hung renderer
-// (nothing but the browser answers for the probe window: a fifth of the
-// eval timeout, or three of the link's round trips if longer). When ctx or
-// the eval timeout ends before it can tell, Recover does nothing and
-// answers a [*tabstate.TimeoutError] saying what answered. Each step is
+// (nothing but the browser answers for the probe window: the patience, or
+// three of the link's round trips if longer). When ctx ends before it can
+// tell, Recover does nothing and answers a [*tabstate.TimeoutError] saying
+// what answered. Each step is
 // bounded by ctx and the eval timeout. A tab that is closed, discarded or
 // in a lost browser cannot be brought back here: its refusal is returned,
 // as an error and as the Recovery's Problem. An error says the step taken
@@ -153,7 +153,8 @@ func (t *Tab) recoverFrom(ctx context.Context, refused error) (tabstate.Recovery
 // errUnproven marks a finding of askPage that its time did not prove.
 var errUnproven = errors.New("not proven")
 
-// askPage tells, within ctx and the eval timeout, whether the page
+// askPage tells, within ctx and the eval timeout (or the time a proof
+// takes, if longer), whether the page
 // answers (TimeoutUnknown), a script holds its main thread (the interrupt
 // answers, the evaluate does not), the renderer hangs (only the browser
 // answers) or nothing answers at all (TimeoutSilent). A hang or a silence
@@ -163,7 +164,9 @@ var errUnproven = errors.New("not proven")
 // timeout leaves less, the finding is errUnproven, with what the probes
 // found. Another error is the tab's refusal, met meanwhile, or ctx's end.
 func (t *Tab) askPage(ctx context.Context) (tabstate.TimeoutCause, tabstate.Probes, error) {
-	pctx, cancel := context.WithTimeout(ctx, t.timeout)
+	// The eval timeout, or the time a proof takes if longer: a hung
+	// renderer is never left for want of it.
+	pctx, cancel := context.WithTimeout(ctx, max(t.timeout, 2*t.b.probeWindow()))
 	var wg sync.WaitGroup
 	defer func() {
 		cancel()

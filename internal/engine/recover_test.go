@@ -71,7 +71,9 @@ func TestRecoverStalled(t *testing.T) {
 // that without asking the page again; a call that answers since makes it
 // ask.
 func TestRecoverActsOnTheTimeout(t *testing.T) {
-	fx := setup(t, enginetest.EventsFirst, engine.Config{EvalTimeout: 300 * time.Millisecond})
+	// The probes prove the hang in a patience of 100 ms, which the
+	// 300 ms call leaves them.
+	fx := setup(t, enginetest.EventsFirst, engine.Config{EvalTimeout: 300 * time.Millisecond, Patience: 100 * time.Millisecond})
 	stalled(fx, false)
 	err := fx.tab.Do(deadline(t), engine.OpScreenshot, hang)
 	var te *tabstate.TimeoutError

@@ -31,7 +31,7 @@ var causeSections = []section{{
 		"then: `Recover` on a page whose script loops, which asks the page, finds the script and stops it " +
 		"(busy); a 400 ms deadline on the looping page, which must name neither a hung renderer nor a silent " +
 		"link, as its probes have no time to prove either; `Recover` on a renderer hung outside JavaScript " +
-		"(`chrome://hang`), which proves the hang once the probe window (a fifth of the eval timeout, or three " +
+		"(`chrome://hang`), which proves the hang once the probe window (`Options.Patience`, 1 s, or three " +
 		"round trips if longer) passed with only the browser answering, then crashes the renderer and reloads " +
 		"(hung); and a proxy that stops forwarding, which the heartbeat finds within its interval and one bound " +
 		"(the interval, or three round trips if longer) (silent). Times are medians in round trips of the link " +
