@@ -36,9 +36,9 @@ const (
 // A tab that answers is left alone ([RecoveredNothing]). After a call
 // that timed out on a busy script or a hung renderer, which its probes
 // proved, Recover acts on what that call found at once; otherwise it asks
-// the page, and telling a hung renderer takes a fifth of
-// Options.EvalTimeout, or three of the link's round trips if longer: that
-// long with only the browser answering proves the hang. Nothing is done on
+// the page, and telling a hung renderer takes Options.Patience, or three
+// of the link's round trips if longer: that long with only the browser
+// answering proves the hang. Nothing is done on
 // a guess: when ctx ends before the page's answers prove anything, Recover
 // does nothing and returns a [*TimeoutError] ([TimeoutUnknown]) saying
 // what answered. Each step is bounded by ctx and Options.EvalTimeout. A closed or discarded tab, or a lost browser,
