@@ -38,11 +38,12 @@ const (
 // proved, Recover acts on what that call found at once; otherwise it asks
 // the page, and telling a hung renderer takes Options.Patience, or three
 // of the link's round trips if longer: that long with only the browser
-// answering proves the hang. Nothing is done on
-// a guess: when ctx ends before the page's answers prove anything, Recover
-// does nothing and returns a [*TimeoutError] ([TimeoutUnknown]) saying
-// what answered. Each step is bounded by ctx and Options.EvalTimeout. A closed or discarded tab, or a lost browser,
-// cannot be brought back: Recover returns its refusal. The next call on
+// answering proves the hang. Nothing is done on a guess: when ctx ends
+// before the page's answers prove anything, Recover does nothing and
+// returns a [*TimeoutError] ([TimeoutUnknown]) saying what answered. Each
+// step is bounded by ctx and Options.EvalTimeout. A closed or discarded
+// tab, or a lost browser, cannot be brought back: Recover returns its
+// refusal. The next call on
 // the tab sees a recovery that succeeded. ctx is any context; the call
 // goes to the watched tab.
 //
