@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard"
 	"github.com/tabguard/tabguard/internal/faultproxy"
+	"github.com/tabguard/tabguard/internal/faultrows"
 	"github.com/tabguard/tabguard/internal/testbrowser"
 )
 
@@ -101,7 +102,7 @@ func TestConnectFaults(t *testing.T) {
 			require.ErrorIs(t, err, tabguard.ErrBrowserGone, "the eval in flight")
 			reason := tt.reason
 			if tt.heartbeat > 0 {
-				reason = heartbeatMiss(t, f.w.State().GoneReason, tt.heartbeat)
+				reason = faultrows.HeartbeatMiss(t, f.w.State().GoneReason, tt.heartbeat)
 			}
 			assert.Equal(t, "browser is gone ("+reason+"): reconnect to or relaunch the browser", err.Error())
 			t.Logf("answered %v after the fault", at.Sub(start))
@@ -278,17 +279,4 @@ func TestCloseFrameOnOwnTransport(t *testing.T) {
 		assert.Contains(t, err.Error(), `"session timeout"`, "a later refusal carries the first reason")
 	}
 	assert.Contains(t, w.State().GoneReason, `"session timeout"`)
-}
-
-// heartbeatMiss holds that reason is a missed heartbeat's, whose bound is
-// its interval or more (three of the link's slowest recent round trips,
-// which a loaded machine lengthens), and returns it.
-func heartbeatMiss(t *testing.T, reason string, interval time.Duration) string {
-	t.Helper()
-	bound, ok := strings.CutPrefix(reason, "no answer from the browser for ")
-	require.True(t, ok, reason)
-	d, err := time.ParseDuration(bound)
-	require.NoError(t, err)
-	assert.GreaterOrEqual(t, d, interval, reason)
-	return reason
 }

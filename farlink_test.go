@@ -173,7 +173,7 @@ func farLinkRows(t *testing.T, oneWay, heartbeat time.Duration) {
 	start = time.Now()
 	s, err := w.Wait(testbrowser.Context(t, bound), func(s tabguard.TabState) bool { return s.BrowserGone })
 	require.NoError(t, err)
-	heartbeatMiss(t, s.GoneReason, 2*time.Second)
+	faultrows.HeartbeatMiss(t, s.GoneReason, 2*time.Second)
 	t.Logf("a silent link: %q after %v", s.GoneReason, time.Since(start).Round(time.Millisecond))
 	_, err = w.Eval(testbrowser.Context(t, bound), `() => 1`)
 	require.ErrorIs(t, err, tabguard.ErrBrowserGone)

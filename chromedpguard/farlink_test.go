@@ -180,7 +180,7 @@ func farLinkRows(t *testing.T, oneWay time.Duration) {
 	start = time.Now()
 	s, err := w.Wait(within(t, bound), func(s chromedpguard.TabState) bool { return s.BrowserGone })
 	require.NoError(t, err)
-	heartbeatMiss(t, s.GoneReason, 2*time.Second)
+	faultrows.HeartbeatMiss(t, s.GoneReason, 2*time.Second)
 	t.Logf("a silent link: %q after %v", s.GoneReason, time.Since(start).Round(time.Millisecond))
 	_, err = w.Eval(within(t, bound), `() => 1`)
 	require.ErrorIs(t, err, chromedpguard.ErrBrowserGone)

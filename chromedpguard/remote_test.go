@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard/chromedpguard"
 	"github.com/tabguard/tabguard/internal/faultproxy"
+	"github.com/tabguard/tabguard/internal/faultrows"
 )
 
 // remoteChromium is a Chromium process started on its own, listening for
@@ -210,7 +211,7 @@ func TestRemoteFaults(t *testing.T) {
 			require.ErrorIs(t, err, chromedpguard.ErrBrowserGone, "the eval in flight")
 			reason := tt.reason
 			if tt.heartbeat > 0 {
-				reason = heartbeatMiss(t, f.w.State().GoneReason, tt.heartbeat)
+				reason = faultrows.HeartbeatMiss(t, f.w.State().GoneReason, tt.heartbeat)
 			}
 			assert.Equal(t, "browser is gone ("+reason+"): reconnect to or relaunch the browser", err.Error())
 			_, err = f.w.Eval(within(t, 5*time.Second), `() => 1`)
@@ -296,17 +297,4 @@ func TestRemoteHTTPEndpoint(t *testing.T) {
 	res, err := chromedp.CallBrowser(tab, browser.GetVersion, cdp.Empty{})
 	require.NoError(t, err)
 	assert.True(t, strings.Contains(res.Product, "Chrome"), res.Product)
-}
-
-// heartbeatMiss holds that reason is a missed heartbeat's, whose bound is
-// its interval or more (three of the link's slowest recent round trips,
-// which a loaded machine lengthens), and returns it.
-func heartbeatMiss(t *testing.T, reason string, interval time.Duration) string {
-	t.Helper()
-	bound, ok := strings.CutPrefix(reason, "no answer from the browser for ")
-	require.True(t, ok, reason)
-	d, err := time.ParseDuration(bound)
-	require.NoError(t, err)
-	assert.GreaterOrEqual(t, d, interval, reason)
-	return reason
 }

@@ -2,6 +2,7 @@ package faultrows
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -55,4 +56,18 @@ func Check(t *testing.T, r Row, b Backend, got Outcome) {
 		assert.NotErrorIs(t, got.Err, tabstate.ErrEvalTimeout, "answered by the tab's state, not by the deadline")
 	}
 	t.Logf("%s on %v: %v in %v", r.Name, b, got.Err, got.Elapsed.Round(time.Millisecond))
+}
+
+// HeartbeatMiss holds that reason, a lost browser's, is a missed
+// heartbeat's, whose bound is its interval or more (three of the link's
+// slowest recent round trips, which a loaded machine lengthens), and
+// returns it.
+func HeartbeatMiss(t *testing.T, reason string, interval time.Duration) string {
+	t.Helper()
+	bound, ok := strings.CutPrefix(reason, "no answer from the browser for ")
+	require.True(t, ok, reason)
+	d, err := time.ParseDuration(bound)
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, d, interval, reason)
+	return reason
 }
