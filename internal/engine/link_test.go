@@ -77,12 +77,13 @@ func TestShortDeadlineNamesNoUnprovenCause(t *testing.T) {
 		{"loaded renderer", func(t *testing.T) *fixture {
 			fx := setup(t, enginetest.EventsFirst, engine.Config{})
 			fx.f.Handle("Performance.getMetrics", func(string, json.RawMessage) enginetest.Reply {
-				return enginetest.Reply{Delay: 300 * time.Millisecond}
+				return enginetest.Reply{Delay: 600 * time.Millisecond} // past the deadline
 			})
 			return fx
 		}, "though the browser process did: too little time to tell a busy script from a hung renderer, which takes 1s"},
-		{"150 ms one way", func(t *testing.T) *fixture {
-			return setupOver(t, 300*time.Millisecond, engine.Config{})
+		{"300 ms one way", func(t *testing.T) *fixture {
+			// Nothing the probes send answers before the deadline.
+			return setupOver(t, 600*time.Millisecond, engine.Config{})
 		}, "not even the browser process (Browser.getVersion): too little time to tell a silent connection from a slow link or a loaded machine"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
