@@ -75,12 +75,14 @@ func TestShortDeadlineNamesNoUnprovenCause(t *testing.T) {
 		doing string
 	}{
 		{"loaded renderer", func(t *testing.T) *fixture {
-			fx := setup(t, enginetest.EventsFirst, engine.Config{})
+			// A patience of 3 s: the machine the test runs on may be
+			// loaded too, and a second is the renderer's in this row.
+			fx := setup(t, enginetest.EventsFirst, engine.Config{Patience: 3 * time.Second})
 			fx.f.Handle("Performance.getMetrics", func(string, json.RawMessage) enginetest.Reply {
 				return enginetest.Reply{Delay: 600 * time.Millisecond} // past the deadline
 			})
 			return fx
-		}, "though the browser process did: too little time to tell a busy script from a hung renderer, which takes 1s"},
+		}, "though the browser process did: too little time to tell a busy script from a hung renderer, which takes 3s"},
 		{"300 ms one way", func(t *testing.T) *fixture {
 			// Nothing the probes send answers before the deadline.
 			return setupOver(t, 600*time.Millisecond, engine.Config{})
