@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -80,6 +81,66 @@ func TestPDFStreamed(t *testing.T) {
 	v, err := w.Eval(ctx, `() => document.title`)
 	require.NoError(t, err, "the tab answers after a PDF cut short")
 	assert.Equal(t, "doc", v.Value.Str())
+}
+
+// crashTries is how many times a row that crashes the renderer under a
+// call runs: Chrome's reply and its crash events race, so a few times in
+// make test, and 20 in full (faultrows.Full).
+func crashTries() int {
+	if faultrows.Full() {
+		return 20
+	}
+	return 3
+}
+
+// crashAfter crashes page's renderer (Page.crash) d from now, and returns
+// a channel closed once the call has returned. Chrome never answers
+// Page.crash, so it has 300 ms of its own.
+func crashAfter(page *rod.Page, d time.Duration) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		time.Sleep(d)
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		_ = proto.PageCrash{}.Call(page.Context(ctx))
+	}()
+	return done
+}
+
+// A renderer that dies during a PDF answers ErrTabCrashed, with the
+// crash's status, though Chrome answers the print "Printing failed"
+// before it reports the crash; the next call is refused with the crash.
+// The renderer is crashed 100 ms into the print of a 1,000-page document,
+// which Chrome takes half a second and more to print (200 pages it may
+// have printed by then). A print that fails with no crash answers
+// Chrome's error, as it is.
+func TestPDFCrashed(t *testing.T) {
+	t.Parallel()
+	srv := faultrows.CapturesServer(t)
+	b := dedicated(t)
+	for i := range crashTries() {
+		page, w := captureTab(t, b, srv, "/doc?pages=1000", &tabguard.Options{EvalTimeout: time.Minute})
+		ctx := testbrowser.Context(t, time.Minute)
+		crashed := crashAfter(page, 100*time.Millisecond)
+		n, err := w.PDFTo(ctx, io.Discard, nil)
+		<-crashed
+		var be *tabguard.BlockedError
+		require.ErrorAs(t, err, &be, "try %d: a crash 100 ms in, not the PDF whole (%d bytes)", i, n)
+		assert.Equal(t, tabguard.ErrTabCrashed, be.Reason, "try %d: %v", i, err)
+		assert.Equal(t, "crashed", be.Detail, "try %d: the crash's status", i)
+		_, err = w.Eval(ctx, `() => 1`)
+		assert.ErrorIs(t, err, tabguard.ErrTabCrashed, "try %d: the next call", i)
+	}
+
+	_, w := captureTab(t, b, srv, "/doc?pages=3", nil)
+	ctx := testbrowser.Context(t, time.Minute)
+	_, err := w.PDF(ctx, &proto.PagePrintToPDF{PageRanges: "50-60"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "Page range exceeds page count", "Chrome's error")
+	assert.NotErrorIs(t, err, tabguard.ErrTabCrashed)
+	_, err = w.Eval(ctx, `() => 1`)
+	require.NoError(t, err, "the tab answers")
 }
 
 // A full-page screenshot of a page over Options.MaxCapturePixels is

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net/http/httptest"
 	"regexp"
 	"strconv"
@@ -178,6 +179,66 @@ func TestPDFStreamed(t *testing.T) {
 	assert.ErrorIs(t, err, chromedp015guard.ErrInvalidArgument)
 
 	assert.Equal(t, "doc", evalString(t, f.w, `() => document.title`), "the tab answers after a PDF cut short")
+}
+
+// crashTries is how many times a row that crashes the renderer under a
+// call runs: Chrome's reply and its crash events race, so a few times in
+// make test, and 20 in full (faultrows.Full).
+func crashTries() int {
+	if faultrows.Full() {
+		return 20
+	}
+	return 3
+}
+
+// crashAfter crashes the tab's renderer (Page.crash) d from now, and
+// returns a channel closed once the call has returned. Chrome never
+// answers Page.crash, so it has 300 ms of its own.
+func (f *fixture) crashAfter(d time.Duration) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		time.Sleep(d)
+		ctx, cancel := context.WithTimeout(f.tab, 300*time.Millisecond)
+		defer cancel()
+		_ = chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error { return page.Crash().Do(ctx) }))
+	}()
+	return done
+}
+
+// A renderer that dies during a PDF answers ErrTabCrashed, with the
+// crash's status, though Chrome answers the print "Printing failed"
+// before it reports the crash; the next call is refused with the crash.
+// The renderer is crashed 100 ms into the print of a 1,000-page document,
+// which Chrome takes half a second and more to print (200 pages it may
+// have printed by then). A print that fails with no crash answers
+// Chrome's error, as it is.
+func TestPDFCrashed(t *testing.T) {
+	t.Parallel()
+	srv := faultrows.CapturesServer(t)
+	b := dedicated(t)
+	for i := range crashTries() {
+		f := captureTab(t, b, srv, "/doc?pages=1000", &chromedp015guard.Options{EvalTimeout: time.Minute})
+		ctx := within(t, time.Minute)
+		crashed := f.crashAfter(100 * time.Millisecond)
+		n, err := f.w.PDFTo(ctx, io.Discard, nil)
+		<-crashed
+		var be *chromedp015guard.BlockedError
+		require.ErrorAs(t, err, &be, "try %d: a crash 100 ms in, not the PDF whole (%d bytes)", i, n)
+		assert.Equal(t, chromedp015guard.ErrTabCrashed, be.Reason, "try %d: %v", i, err)
+		assert.Equal(t, "crashed", be.Detail, "try %d: the crash's status", i)
+		_, err = f.w.Eval(ctx, `() => 1`)
+		assert.ErrorIs(t, err, chromedp015guard.ErrTabCrashed, "try %d: the next call", i)
+	}
+
+	f := captureTab(t, b, srv, "/doc?pages=3", nil)
+	ctx := within(t, time.Minute)
+	_, err := f.w.PDF(ctx, page.PrintToPDF().WithPageRanges("50-60"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "Page range exceeds page count", "Chrome's error")
+	assert.NotErrorIs(t, err, chromedp015guard.ErrTabCrashed)
+	_, err = f.w.Eval(ctx, `() => 1`)
+	require.NoError(t, err, "the tab answers")
 }
 
 // A full-page screenshot of a page over Options.MaxCapturePixels is

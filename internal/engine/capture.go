@@ -38,24 +38,39 @@ func (t *Tab) Screenshot(ctx context.Context, fullPage bool, option string, fn f
 // error reply and the renderer died under the capture. Measured on
 // Chromium 156: a renderer that dies under Page.printToPDF makes Chrome
 // answer "Printing failed" (-32000), and its crash events follow the
-// reply by up to 16 ms beside two busy loops, so the crash is awaited for
-// up to eventGrace: it cuts the call short (ctx ends with it), and the
-// crash, with its status, is the answer, as it is for a capture it cut
-// short before Chrome replied (Page.captureScreenshot gets no reply from
-// a dead renderer; IO.read goes on reading a printed document to its end,
-// the stream being the browser's). Any other error passes through at
-// once.
+// reply, by up to 16 ms beside two busy loops and by more than 100 ms
+// beside four. So the crash is awaited for eventGrace, and then, if it
+// has not come, until the renderer answers an interrupt (diedUnder). The
+// crash cuts the call short (ctx ends with it), and the crash, with its
+// status, is the answer, as it is for a capture it cut short before
+// Chrome replied (Page.captureScreenshot gets no reply from a dead
+// renderer; IO.read goes on reading a printed document to its end, the
+// stream being the browser's). Any other error passes through at once.
 func (t *Tab) crashedUnder(ctx context.Context, err error) error {
 	if err == nil || t.b.d.Classify(err).Kind != Protocol {
 		return err
 	}
-	if !t.await(ctx, t.b.cfg.grace(), func() bool { return t.tab.State().Crashed }) {
+	crashed := func() bool { return t.tab.State().Crashed }
+	if !t.await(ctx, t.b.cfg.grace(), crashed) && !t.diedUnder(ctx) {
 		return err
 	}
 	if ctx.Err() != nil {
 		return ctx.Err() // cut short by the crash: its refusal is the answer (settle)
 	}
 	return t.blocked(tabstate.ErrTabCrashed)
+}
+
+// diedUnder reports whether the tab's renderer is dead, as its crash
+// events show, when they come before the renderer answers an interrupt
+// (Performance.getMetrics). A live renderer answers one in milliseconds,
+// even while a script holds its main thread; a dead one never answers,
+// and its crash cuts the interrupt short. The wait ends with ctx or after
+// the engine's patience (Browser.due), whichever is first.
+func (t *Tab) diedUnder(ctx context.Context) bool {
+	ctx, cancel := context.WithTimeout(ctx, t.b.due(t.b.cfg.patience()))
+	defer cancel()
+	_ = t.probe(ctx, func(ctx context.Context) error { return t.s.Call(ctx, "Performance.getMetrics", nil, nil) })
+	return t.State().Crashed
 }
 
 // fits reads the page's size and refuses a full-page capture over the

@@ -107,11 +107,12 @@ func TestFullPageBound(t *testing.T) {
 }
 
 // A renderer that dies under a capture answers it with the crash, status
-// included, though Chrome's error reply comes before the crash events;
-// the same error with no crash is Chrome's, as it is. The print, a read
-// of its stream and a screenshot each fail so.
+// included, though Chrome's error reply comes before the crash events:
+// within the event grace, or later, when the dead renderer answers no
+// interrupt (Performance.getMetrics) meanwhile. The same error with no
+// crash, from a renderer that answers the interrupt, is Chrome's, as it
+// is. The print, a read of its stream and a screenshot each fail so.
 func TestCaptureCrashWinsOverReply(t *testing.T) {
-	printingFailed := &enginetest.ProtocolError{Code: -32000, Message: "Printing failed"}
 	pdf := func(fx *fixture) error {
 		_, err := fx.tab.PDF(deadline(t), nil, &bytes.Buffer{})
 		return err
@@ -123,7 +124,7 @@ func TestCaptureCrashWinsOverReply(t *testing.T) {
 		prepare func(f *enginetest.Fake)
 		capture func(fx *fixture) error
 	}{
-		{"print", "Page.printToPDF", printingFailed, func(*enginetest.Fake) {}, pdf},
+		{"print", "Page.printToPDF", &enginetest.ProtocolError{Code: -32000, Message: "Printing failed"}, func(*enginetest.Fake) {}, pdf},
 		{"read", "IO.read", &enginetest.ProtocolError{Code: -32000, Message: "Read failed"},
 			func(f *enginetest.Fake) { answer(f, "Page.printToPDF", map[string]any{"stream": "S"}) }, pdf},
 		{"screenshot", "Page.captureScreenshot", &enginetest.ProtocolError{Code: -32000, Message: "Unable to capture screenshot"},
@@ -133,21 +134,31 @@ func TestCaptureCrashWinsOverReply(t *testing.T) {
 				})
 			}},
 	}
+	dead := func(string, json.RawMessage) enginetest.Reply { return enginetest.Reply{Hang: true} }
 	for _, tt := range tests {
 		for _, order := range orders {
-			t.Run(tt.name+"/"+order.String(), func(t *testing.T) {
-				fx := setup(t, order, engine.Config{EvalTimeout: 5 * time.Second, EventGrace: lateGrace})
-				tt.prepare(fx.f)
-				fx.f.Handle(tt.method, func(string, json.RawMessage) enginetest.Reply {
-					return enginetest.Reply{Err: tt.fails, After: crash("crashed")}
+			for _, late := range []bool{false, true} {
+				name, cfg := tt.name+"/"+order.String(), engine.Config{EvalTimeout: 5 * time.Second, EventGrace: lateGrace}
+				if late {
+					// The crash comes after the grace: the interrupt, which
+					// the dead renderer never answers, waits for it.
+					name, cfg.EventGrace = name+"/after the grace", time.Millisecond
+				}
+				t.Run(name, func(t *testing.T) {
+					fx := setup(t, order, cfg)
+					tt.prepare(fx.f)
+					fx.f.Handle("Performance.getMetrics", dead)
+					fx.f.Handle(tt.method, func(string, json.RawMessage) enginetest.Reply {
+						return enginetest.Reply{Err: tt.fails, After: crash("crashed")}
+					})
+					err := tt.capture(fx)
+					var be *tabstate.BlockedError
+					require.ErrorAs(t, err, &be, "the crash, not %v", tt.fails)
+					assert.Equal(t, tabstate.ErrTabCrashed, be.Reason)
+					assert.Equal(t, "crashed", be.Detail, "the crash reads with its status wherever it surfaces")
+					assert.ErrorIs(t, fx.tab.Do(deadline(t), "", ok), tabstate.ErrTabCrashed, "the next call is refused")
 				})
-				err := tt.capture(fx)
-				var be *tabstate.BlockedError
-				require.ErrorAs(t, err, &be, "the crash, not %v", tt.fails)
-				assert.Equal(t, tabstate.ErrTabCrashed, be.Reason)
-				assert.Equal(t, "crashed", be.Detail, "the crash reads with its status wherever it surfaces")
-				assert.ErrorIs(t, fx.tab.Do(deadline(t), "", ok), tabstate.ErrTabCrashed, "the next call is refused")
-			})
+			}
 		}
 		t.Run(tt.name+"/no crash", func(t *testing.T) {
 			fx := setup(t, enginetest.ReplyFirst, engine.Config{})
@@ -155,6 +166,7 @@ func TestCaptureCrashWinsOverReply(t *testing.T) {
 			fx.f.Handle(tt.method, func(string, json.RawMessage) enginetest.Reply { return enginetest.Reply{Err: tt.fails} })
 			err := tt.capture(fx)
 			assert.ErrorIs(t, err, tt.fails, "Chrome's error, as it is")
+			assert.Equal(t, 1, fx.f.Count("Performance.getMetrics"), "the renderer answered an interrupt")
 			assert.NoError(t, fx.tab.Do(deadline(t), "", ok), "the tab answers")
 		})
 	}
