@@ -21,9 +21,9 @@ func (b *Browser) terminateBound() time.Duration { return b.due(b.cfg.patience()
 // answered. It sends the four probes of [tabstate.Probes] at once and lets
 // [tabstate.Diagnose] read their answers, which names a cause that rests
 // on a probe that did not answer only when the probes had the time to
-// prove it: the probe window (Browser.probeWindow), which the browser's
-// own answer to this round lengthens on a slow link or a loaded machine.
-// A tab in its first load holds every renderer command, so it is not
+// prove it: the probe window (Browser.probeWindow), the patience or three
+// of the link's round trips. A tab in its first load holds every renderer
+// command, so it is not
 // asked. err is set when the probes could not tell, e.g. because the tab
 // is refused or closing.
 func (t *Tab) busy(ctx context.Context) (tabstate.TimeoutCause, tabstate.Probes, error) {
@@ -51,8 +51,8 @@ func (t *Tab) busy(ctx context.Context) (tabstate.TimeoutCause, tabstate.Probes,
 	if errors.Is(ctx.Err(), context.Canceled) {
 		return tabstate.TimeoutUnknown, tabstate.Probes{}, errNotProbed // the call answered, or the Tab closed
 	}
-	// The browser's answer to this round is among the link's round trips
-	// that the window is read from.
+	// The browser's answer to this round is one of the link's round
+	// trips, read after it.
 	p := tabstate.Probes{Evaluate: errs[0], Timer: errs[1], Interrupt: errs[2], Browser: errs[3], Due: t.b.probeWindow()}
 	if d, ok := ctx.Deadline(); ok {
 		p.Window = d.Sub(sent)

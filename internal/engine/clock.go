@@ -15,11 +15,11 @@ import (
 // the deadline it cuts the call short with a [*tabstate.TimeoutError]
 // (the caller's own deadline ends the call by itself). The probes start
 // two probe windows before the deadline (Browser.probeWindow), at most
-// three quarters of the time the call has: a short deadline leaves them too little time to
-// prove what did not answer, and the timeout then names no such cause
-// (Diagnose). A call that answers
-// sooner stops the timer: the healthy path pays for a timer only, and the
-// clock lives in its call's inflight, so it costs no allocation of its own.
+// three quarters of the time the call has: a short deadline leaves them
+// too little time to prove what did not answer, and the timeout then
+// names no such cause (Diagnose). A call that answers sooner stops the
+// timer: the healthy path pays for a timer only, and the clock lives in
+// its call's inflight, so it costs no allocation of its own.
 type clock struct {
 	timer    *time.Timer
 	limit    time.Duration // the time the call has
