@@ -28,14 +28,15 @@ import (
 // 20 on 2 cores, and by as much in a renderer as in the browser process:
 // the engine's patience (Config.Patience) is what covers it.
 
-// linkMargin is how many of the link's slowest recent round trips an
-// answer may take before its absence means something: a heartbeat's
-// answer, a probe's, an event that trails a reply.
+// linkMargin is how many of the link's round trips an answer may take
+// before its absence means something: a heartbeat's answer, a probe's, an
+// event that trails a reply.
 const linkMargin = 3
 
-// linkSamples is how many recent round trips the link keeps: enough that
-// one quick answer does not hide a slow link, few enough that a link that
-// sped up is soon trusted again.
+// linkSamples is how many recent round trips the link keeps: a link that
+// changes (a pool that moves the session, a new route) is followed within
+// that many answers, and one slow answer lengthens a heartbeat's bound for
+// no longer.
 const linkSamples = 8
 
 // link keeps the round trips of the browser process's last answers. A
