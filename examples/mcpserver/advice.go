@@ -61,7 +61,7 @@ func toolAdvice(pc agentprompt.Config) *tabguard.Advice {
 			tabguard.TimeoutSilent:     "the server's browser does not answer: restart the server",
 			tabguard.TimeoutBusyScript: "call recover_tab to stop the script",
 			tabguard.TimeoutLoading:    "retry the call",
-			tabguard.TimeoutUnknown:    "retry the call",
+			tabguard.TimeoutUnknown:    "retry the call, or call recover_tab, which asks the page why and acts only on what it finds",
 			tabguard.TimeoutHidden:     "retry the call",
 			tabguard.TimeoutFrozen:     "retry the call",
 		},
