@@ -159,10 +159,10 @@ var errUnproven = errors.New("not proven")
 // answers, the evaluate does not), the renderer hangs (only the browser
 // answers) or nothing answers at all (TimeoutSilent). A hang or a silence
 // is named once nothing else has answered for the probe window
-// (Browser.probeWindow), which the browser's own answer lengthens on a
-// slow link or a loaded machine: then it is proven. When ctx or the eval
-// timeout leaves less, the finding is errUnproven, with what the probes
-// found. Another error is the tab's refusal, met meanwhile, or ctx's end.
+// (Browser.probeWindow, the patience or three of the link's round trips):
+// then it is proven. When ctx leaves less, the finding is errUnproven,
+// with what the probes found. Another error is the tab's refusal, met
+// meanwhile, or ctx's end.
 func (t *Tab) askPage(ctx context.Context) (tabstate.TimeoutCause, tabstate.Probes, error) {
 	// The eval timeout, or the time a proof takes if longer: a hung
 	// renderer is never left for want of it.
@@ -217,8 +217,8 @@ func (t *Tab) askPage(ctx context.Context) (tabstate.TimeoutCause, tabstate.Prob
 			}
 		case err := <-browser:
 			if err == nil {
-				// Its round trip is the link's now: the proof takes
-				// linkMargin of it, if that is longer.
+				// Its round trip is one of the link's now, which
+				// may lengthen the window.
 				p.Browser, p.Due = nil, t.b.probeWindow()
 				proof.Reset(max(p.Due-time.Since(start), 0))
 			}
