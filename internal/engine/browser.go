@@ -338,7 +338,7 @@ func (b *Browser) sync(ctx context.Context) error {
 	if b.syncer == nil {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, b.due(b.cfg.patience()))
+	ctx, cancel := context.WithTimeout(ctx, b.patience())
 	defer cancel()
 	return b.syncer.Sync(ctx)
 }

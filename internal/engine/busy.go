@@ -21,7 +21,7 @@ func (b *Browser) terminateBound() time.Duration { return b.due(b.cfg.patience()
 // answered. It sends the four probes of [tabstate.Probes] at once and lets
 // [tabstate.Diagnose] read their answers, which names a cause that rests
 // on a probe that did not answer only when the probes had the time to
-// prove it: the probe window (Browser.probeWindow), the patience or three
+// prove it: the probe window (Browser.patience): the patience or three
 // of the link's round trips. A tab in its first load holds every renderer
 // command, so it is not
 // asked. err is set when the probes could not tell, e.g. because the tab
@@ -53,7 +53,7 @@ func (t *Tab) busy(ctx context.Context) (tabstate.TimeoutCause, tabstate.Probes,
 	}
 	// The browser's answer to this round is one of the link's round
 	// trips, read after it.
-	p := tabstate.Probes{Evaluate: errs[0], Timer: errs[1], Interrupt: errs[2], Browser: errs[3], Due: t.b.probeWindow()}
+	p := tabstate.Probes{Evaluate: errs[0], Timer: errs[1], Interrupt: errs[2], Browser: errs[3], Due: t.b.patience()}
 	if d, ok := ctx.Deadline(); ok {
 		p.Window = d.Sub(sent)
 	}

@@ -67,7 +67,7 @@ func (t *Tab) crashedUnder(ctx context.Context, err error) error {
 // and its crash cuts the interrupt short. The wait ends with ctx or after
 // the engine's patience (Browser.due), whichever is first.
 func (t *Tab) diedUnder(ctx context.Context) bool {
-	ctx, cancel := context.WithTimeout(ctx, t.b.due(t.b.cfg.patience()))
+	ctx, cancel := context.WithTimeout(ctx, t.b.patience())
 	defer cancel()
 	_ = t.probe(ctx, func(ctx context.Context) error { return t.s.Call(ctx, "Performance.getMetrics", nil, nil) })
 	return t.State().Crashed

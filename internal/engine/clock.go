@@ -14,7 +14,7 @@ import (
 // it asks the page why the call has not answered (the busy probes), and at
 // the deadline it cuts the call short with a [*tabstate.TimeoutError]
 // (the caller's own deadline ends the call by itself). The probes start
-// two probe windows before the deadline (Browser.probeWindow), at most
+// two probe windows before the deadline (Browser.patience), at most
 // three quarters of the time the call has: a short deadline leaves them
 // too little time to prove what did not answer, and the timeout then
 // names no such cause (Diagnose). A call that answers sooner stops the
@@ -60,7 +60,7 @@ func (t *Tab) arm(ctx context.Context, call *inflight, probe bool) {
 		// Two windows, so that a timer that fires late on a loaded
 		// machine still leaves the probes the one that proves; at most
 		// three quarters of the call's time.
-		at -= min(2*t.b.probeWindow(), at*3/4)
+		at -= min(2*t.b.patience(), at*3/4)
 	}
 	c.wg.Add(1)
 	c.timer = time.AfterFunc(at, func() { t.tick(call) })

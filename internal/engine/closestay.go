@@ -52,7 +52,7 @@ func (a *stayAnswer) accept(ctx context.Context, t *Tab) <-chan struct{} {
 		return changed
 	}
 	a.n = n
-	actx, cancel := context.WithTimeout(ctx, t.b.due(t.b.cfg.patience()))
+	actx, cancel := context.WithTimeout(ctx, t.b.patience())
 	defer cancel()
 	if err := t.s.Call(actx, "Page.handleJavaScriptDialog", handleDialogParams{Accept: true}, nil); err != nil {
 		return changed // closeTarget closes it all the same, only later
@@ -91,7 +91,7 @@ func (t *Tab) closeAsking(ctx context.Context) (done bool, err error) {
 	if err := t.s.Call(ctx, "Page.close", nil, nil); err != nil {
 		return false, nil
 	}
-	timer := time.NewTimer(t.b.due(t.b.cfg.patience()))
+	timer := time.NewTimer(t.b.patience())
 	defer timer.Stop()
 	for {
 		t.mu.Lock()

@@ -107,10 +107,11 @@ func (c *Config) patience() time.Duration {
 	return c.Patience
 }
 
-// probeWindow is how long the probes that tell why a call did not answer
-// need to prove what did not answer (clock.go): the engine's patience, or
-// linkMargin of the link's round trip when that is longer.
-func (b *Browser) probeWindow() time.Duration { return b.due(b.cfg.patience()) }
+// patience is the engine's patience as the link stretches it: linkMargin
+// of the link's round trip when that is longer (Browser.due). It is also
+// the probes' window: how long the probes that tell why a call did not
+// answer need to prove what did not answer (clock.go).
+func (b *Browser) patience() time.Duration { return b.due(b.cfg.patience()) }
 
 // timeout is the configured eval timeout, or the default.
 func (c *Config) timeout() time.Duration {

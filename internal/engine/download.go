@@ -328,7 +328,7 @@ func (t *Tab) downloadSince(ctx context.Context, call *inflight) error {
 // one navigation in ten when the page before had not finished loading,
 // never (neither the browser's event nor the page's twin): the answer then
 // names the file by its URL.
-func (b *Browser) downloadGrace() time.Duration { return b.due(b.cfg.patience()) }
+func (b *Browser) downloadGrace() time.Duration { return b.patience() }
 
 // maxWait is how long ctx leaves, or an hour when it has no deadline.
 func maxWait(ctx context.Context) time.Duration {

@@ -62,7 +62,7 @@ func (t *Tab) awaitFrame(ctx context.Context, call *inflight, why *frameWhy, cha
 		select {
 		case <-changed:
 			return nil
-		case <-why.due(call, t.b.probeWindow()):
+		case <-why.due(call, t.b.patience()):
 			t.askWhy(ctx, call, why)
 		case <-ctx.Done():
 			return ctx.Err()

@@ -52,7 +52,7 @@ func (b *Browser) heartbeat(interval time.Duration) {
 // (see Disconnected). The driver answers that call itself, at once; the
 // bound is the engine's patience all the same.
 func (b *Browser) LostReason() string {
-	ctx, cancel := context.WithTimeout(context.Background(), b.due(b.cfg.patience()))
+	ctx, cancel := context.WithTimeout(context.Background(), b.patience())
 	defer cancel()
 	err := b.d.Call(ctx, "Browser.getVersion", nil, nil)
 	if f := b.d.Classify(err); err != nil && f.Kind == Lost {

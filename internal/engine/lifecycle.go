@@ -214,7 +214,7 @@ func (t *Tab) awaitCommit(ctx context.Context, loader string, n0 uint64, c0 stri
 
 // stopLoading stops the tab's pending load, from the browser side.
 func (t *Tab) stopLoading() error {
-	ctx, cancel := context.WithTimeout(t.life, t.b.due(t.b.cfg.patience()))
+	ctx, cancel := context.WithTimeout(t.life, t.b.patience())
 	defer cancel()
 	return t.whenAttached(ctx, func() error { return t.s.Call(ctx, "Page.stopLoading", nil, nil) })
 }

@@ -207,7 +207,7 @@ func (t *Tab) deniedURL(ctx context.Context, id string) string {
 	enable := !t.lna.audits
 	t.lna.audits = true
 	t.mu.Unlock()
-	grace := t.b.due(t.b.cfg.patience())
+	grace := t.b.patience()
 	ctx, cancel := context.WithTimeout(ctx, grace)
 	defer cancel()
 	if enable {

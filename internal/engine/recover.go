@@ -159,14 +159,14 @@ var errUnproven = errors.New("not proven")
 // answers, the evaluate does not), the renderer hangs (only the browser
 // answers) or nothing answers at all (TimeoutSilent). A hang or a silence
 // is named once nothing else has answered for the probe window
-// (Browser.probeWindow, the patience or three of the link's round trips):
+// (Browser.patience, the patience or three of the link's round trips):
 // then it is proven. When ctx leaves less, the finding is errUnproven,
 // with what the probes found. Another error is the tab's refusal, met
 // meanwhile, or ctx's end.
 func (t *Tab) askPage(ctx context.Context) (tabstate.TimeoutCause, tabstate.Probes, error) {
 	// The eval timeout, or the time a proof takes if longer: a hung
 	// renderer is never left for want of it.
-	pctx, cancel := context.WithTimeout(ctx, max(t.timeout, 2*t.b.probeWindow()))
+	pctx, cancel := context.WithTimeout(ctx, max(t.timeout, 2*t.b.patience()))
 	var wg sync.WaitGroup
 	defer func() {
 		cancel()
@@ -191,7 +191,7 @@ func (t *Tab) askPage(ctx context.Context) (tabstate.TimeoutCause, tabstate.Prob
 	ask(browser, func(ctx context.Context) error { return t.b.browserCall(ctx, "Browser.getVersion", nil, nil) })
 
 	late := context.DeadlineExceeded
-	p := tabstate.Probes{Evaluate: late, Timer: late, Interrupt: late, Browser: late, Due: t.b.probeWindow()}
+	p := tabstate.Probes{Evaluate: late, Timer: late, Interrupt: late, Browser: late, Due: t.b.patience()}
 	proof := time.NewTimer(p.Due)
 	defer proof.Stop()
 	var grace <-chan time.Time
@@ -219,7 +219,7 @@ func (t *Tab) askPage(ctx context.Context) (tabstate.TimeoutCause, tabstate.Prob
 			if err == nil {
 				// Its round trip is one of the link's now, which
 				// may lengthen the window.
-				p.Browser, p.Due = nil, t.b.probeWindow()
+				p.Browser, p.Due = nil, t.b.patience()
 				proof.Reset(max(p.Due-time.Since(start), 0))
 			}
 		case <-grace:

@@ -151,7 +151,7 @@ func (b *Browser) closing(id string) tabstate.Event {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	t, r := b.targets[id], b.lastCreated
-	if t != nil && r.id != id && r.title != "" && r.url == t.url && r.title == t.title && time.Since(r.at) < b.due(b.cfg.patience()) {
+	if t != nil && r.id != id && r.title != "" && r.url == t.url && r.title == t.title && time.Since(r.at) < b.patience() {
 		return tabstate.Discarded{ReplacementID: r.id}
 	}
 	return tabstate.Detached{TargetID: id}
