@@ -208,6 +208,9 @@ func causesOver(b *testing.B, br *testbrowser.Browser, host, url string, d time.
 		if err == nil && info.TargetInfo.URL == "chrome://hang/" {
 			break
 		}
+		if ctx.Err() != nil {
+			b.Fatalf("the renderer at %v one way did not hang: %v", d, err)
+		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	ct.hung = append(ct.hung, benchutil.Time(func() { r, err = w.Recover(ctx) }))

@@ -33,8 +33,16 @@ func farTab(t *testing.T, oneWay time.Duration, opts *chromedpguard.Options, bou
 	tab, cancel := chromedp.NewContext(actx, chromedp.WithErrorf(func(string, ...any) {}))
 	t.Cleanup(cancel)
 	// The tab's own context: chromedp closes a tab whose first Run's
-	// context ends. The test's deadline bounds it.
-	require.NoError(t, chromedp.Do(tab), "connect and open a tab")
+	// context ends. bound bounds the wait for it all the same.
+	opened := make(chan error, 1)
+	go func() { opened <- chromedp.Do(tab) }()
+	select {
+	case err := <-opened:
+		require.NoError(t, err, "connect and open a tab")
+	case <-time.After(bound):
+		cancel() // ends the Run, which the cleanup of t waits for no longer
+		t.Fatalf("chromedp did not connect and open a tab within %v", bound)
+	}
 	ctx, cancelStart := context.WithTimeout(tab, bound)
 	defer cancelStart()
 	bw, err := chromedpguard.WatchBrowser(tab, opts)
