@@ -52,7 +52,7 @@ func (w *Watcher) Eval(ctx context.Context, js string, args ...any) (*runtime.Re
 // dialog opens or the tab closes, with the same errors as Eval. ctx must be
 // the tab's chromedp context or one derived from it, and fn must make its
 // calls with the context it is given (chromedp.Run(ctx, ...)), which
-// carries the deadline and the cut-off.
+// carries the deadline and the cut-off, and w for [FromContext].
 func (w *Watcher) Do(ctx context.Context, fn func(ctx context.Context) error) error {
 	if fn == nil {
 		return fmt.Errorf("%w: nil func", ErrInvalidArgument)
@@ -60,7 +60,7 @@ func (w *Watcher) Do(ctx context.Context, fn func(ctx context.Context) error) er
 	if err := w.own(ctx); err != nil {
 		return err
 	}
-	return w.t.DoAction(ctx, engine.OpDo, fn)
+	return w.t.DoAction(ctx, engine.OpDo, func(ctx context.Context) error { return fn(withWatcher(ctx, w)) })
 }
 
 // own checks that ctx is a chromedp context of the watched tab.
