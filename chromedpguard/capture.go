@@ -72,11 +72,17 @@ func (w *Watcher) PDF(ctx context.Context, params *page.PrintToPDFParams) ([]byt
 // buffer of the watcher's, holds more than a chunk: a 200-page PDF of
 // 15 MiB costs a few MiB of memory, not the 60 and more a single message
 // does. It has the guard and the deadline of [Watcher.Do]: refused on a
-// tab that cannot answer, cut short when the renderer dies, and a timeout
-// named "PDF" that says what the tab was doing. The time dst takes counts
-// against that deadline. It returns the bytes written; an error of dst's
-// ends the PDF and is returned as it is. ctx is any context; the call
-// goes to the watched tab.
+// tab that cannot answer, and a timeout named "PDF" that says what the tab
+// was doing. The time dst takes counts against that deadline. ctx is any
+// context; the call goes to the watched tab.
+//
+// A renderer that dies while the tab prints answers [ErrTabCrashed]. Once
+// printed, the document is the browser's: it is read to its end whatever
+// the renderer does, and a crash then is the next call's refusal.
+//
+// It returns the bytes written. An error after dst took bytes says how
+// many: they are the start of the document, never a whole one, so discard
+// them (truncate or remove the file). An error of dst's ends the PDF.
 func (w *Watcher) PDFTo(ctx context.Context, dst io.Writer, params *page.PrintToPDFParams) (int64, error) {
 	var p any
 	if params != nil {

@@ -2,16 +2,9 @@ package engine
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
-	"fmt"
-	"io"
 
 	"github.com/tabguard/tabguard/tabstate"
 )
-
-// OpPDF names a PDF in a timeout and to the Trace.
-const OpPDF = "PDF"
 
 // Screenshot runs fn, the driver's own screenshot of the tab, under the
 // guard of DoAction, named "screenshot" in a timeout, which says what the
@@ -44,8 +37,9 @@ func (t *Tab) Screenshot(ctx context.Context, fullPage bool, option string, fn f
 // crash cuts the call short (ctx ends with it), and the crash, with its
 // status, is the answer, as it is for a capture it cut short before
 // Chrome replied (Page.captureScreenshot gets no reply from a dead
-// renderer; IO.read goes on reading a printed document to its end, the
-// stream being the browser's). Any other error passes through at once.
+// renderer). A printed document is no capture of the renderer's: its
+// stream is the browser's, read to its end whatever the renderer does
+// (pdf.go). Any other error passes through at once.
 func (t *Tab) crashedUnder(ctx context.Context, err error) error {
 	if err == nil || t.b.d.Classify(err).Kind != Protocol {
 		return err
@@ -94,118 +88,6 @@ func (t *Tab) fits(ctx context.Context, option string) error {
 	return nil
 }
 
-// PDF prints the tab as Page.printToPDF does with params (the backend's
-// own parameters, or nil), and writes the document to w as it comes:
-// Chrome hands it over as a stream, read Config.PDFChunk bytes a call
-// (IO.read), so no message and no buffer of the engine's holds the whole
-// document. It has the guard and the deadline of Do, named "PDF" in a
-// timeout, and the time w takes counts against that deadline. It returns
-// the bytes written. An error of w's ends the PDF and is returned as it
-// is; the stream is then closed (IO.close) in the background, as it is
-// when the call fails or runs out of time. A renderer that dies under the
-// print answers [tabstate.ErrTabCrashed], whatever error Chrome answered
-// first (crashedUnder).
-func (t *Tab) PDF(ctx context.Context, params any, w io.Writer) (int64, error) {
-	if w == nil {
-		return 0, fmt.Errorf("%w: nil writer", tabstate.ErrInvalidArgument)
-	}
-	p, err := streamed(params)
-	if err != nil {
-		return 0, err
-	}
-	var n int64
-	var werr error
-	err = t.Do(ctx, OpPDF, func(ctx context.Context) error {
-		var err error
-		n, werr, err = t.printPDF(ctx, p, w)
-		return err
-	})
-	if err == nil {
-		err = werr
-	}
-	return n, err
-}
-
-// streamed is params as a JSON object that asks for the PDF as a stream.
-func streamed(params any) (map[string]json.RawMessage, error) {
-	p := map[string]json.RawMessage{}
-	if params != nil {
-		b, err := json.Marshal(params)
-		if err != nil {
-			return nil, fmt.Errorf("%w: PDF parameters: %v", tabstate.ErrInvalidArgument, err)
-		}
-		if string(b) != "null" {
-			if err := json.Unmarshal(b, &p); err != nil {
-				return nil, fmt.Errorf("%w: PDF parameters are no JSON object: %v", tabstate.ErrInvalidArgument, err)
-			}
-		}
-	}
-	p["transferMode"] = json.RawMessage(`"ReturnAsStream"`)
-	return p, nil
-}
-
-// printPDF prints the tab and copies the stream to w. werr is w's error,
-// which ends the copy; err is Chrome's or the call's.
-func (t *Tab) printPDF(ctx context.Context, params map[string]json.RawMessage, w io.Writer) (n int64, werr, err error) {
-	var res printResult
-	if err := t.s.Call(ctx, "Page.printToPDF", params, &res); err != nil {
-		return 0, nil, t.crashedUnder(ctx, err)
-	}
-	if res.Stream == "" {
-		return 0, nil, fmt.Errorf("print to PDF: the browser gave no stream")
-	}
-	read := ioReadParams{Handle: res.Stream, Size: t.b.cfg.pdfChunk()}
-	for {
-		var r ioReadResult
-		if err := t.s.Call(ctx, "IO.read", read, &r); err != nil {
-			t.closeStream(res.Stream)
-			return n, nil, t.crashedUnder(ctx, err)
-		}
-		var chunk []byte
-		if r.Base64Encoded { // a PDF's always is
-			if chunk, err = base64.StdEncoding.DecodeString(r.Data); err != nil {
-				t.closeStream(res.Stream)
-				return n, nil, fmt.Errorf("print to PDF: read the stream: %w", err)
-			}
-		} else {
-			chunk = []byte(r.Data)
-		}
-		m, werr := w.Write(chunk)
-		n += int64(m)
-		if werr != nil {
-			t.closeStream(res.Stream)
-			return n, werr, nil
-		}
-		if r.EOF {
-			break
-		}
-	}
-	// The document is whole: a stream Chrome fails to close costs only
-	// its buffer, so the answer does not wait for it.
-	t.closeStream(res.Stream)
-	return n, nil, nil
-}
-
-// closeStream closes a stream of Chrome's (IO.close) in the background,
-// within the eval timeout: the browser process answers it, whatever the
-// page does.
-func (t *Tab) closeStream(handle string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.closed {
-		return
-	}
-	t.wg.Add(1)
-	go func() {
-		defer t.wg.Done()
-		ctx, cancel := context.WithTimeout(t.life, t.timeout)
-		defer cancel()
-		if err := t.s.Call(ctx, "IO.close", ioCloseParams{Handle: handle}, nil); err != nil && t.life.Err() == nil {
-			t.logf("tabguard: closing a PDF stream failed", err)
-		}
-	}()
-}
-
 type layoutMetrics struct {
 	ContentSize    size `json:"contentSize"`
 	CSSContentSize size `json:"cssContentSize"`
@@ -214,23 +96,4 @@ type layoutMetrics struct {
 type size struct {
 	Width  float64 `json:"width"`
 	Height float64 `json:"height"`
-}
-
-type printResult struct {
-	Stream string `json:"stream"`
-}
-
-type ioReadParams struct {
-	Handle string `json:"handle"`
-	Size   int    `json:"size"`
-}
-
-type ioReadResult struct {
-	Base64Encoded bool   `json:"base64Encoded"`
-	Data          string `json:"data"`
-	EOF           bool   `json:"eof"`
-}
-
-type ioCloseParams struct {
-	Handle string `json:"handle"`
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -111,7 +112,8 @@ func TestFullPageBound(t *testing.T) {
 // within the event grace, or later, when the dead renderer answers no
 // interrupt (Performance.getMetrics) meanwhile. The same error with no
 // crash, from a renderer that answers the interrupt, is Chrome's, as it
-// is. The print, a read of its stream and a screenshot each fail so.
+// is. The print and a screenshot each fail so; a printed document is read
+// whatever the renderer does (TestPDFReadAfterCrash).
 func TestCaptureCrashWinsOverReply(t *testing.T) {
 	pdf := func(fx *fixture) error {
 		_, err := fx.tab.PDF(deadline(t), nil, &bytes.Buffer{})
@@ -125,8 +127,6 @@ func TestCaptureCrashWinsOverReply(t *testing.T) {
 		capture func(fx *fixture) error
 	}{
 		{"print", "Page.printToPDF", &enginetest.ProtocolError{Code: -32000, Message: "Printing failed"}, func(*enginetest.Fake) {}, pdf},
-		{"read", "IO.read", &enginetest.ProtocolError{Code: -32000, Message: "Read failed"},
-			func(f *enginetest.Fake) { answer(f, "Page.printToPDF", map[string]any{"stream": "S"}) }, pdf},
 		{"screenshot", "Page.captureScreenshot", &enginetest.ProtocolError{Code: -32000, Message: "Unable to capture screenshot"},
 			func(*enginetest.Fake) {}, func(fx *fixture) error {
 				return fx.tab.Screenshot(deadline(t), false, "", func(ctx context.Context) error {
@@ -170,4 +170,114 @@ func TestCaptureCrashWinsOverReply(t *testing.T) {
 			assert.NoError(t, fx.tab.Do(deadline(t), "", ok), "the tab answers")
 		})
 	}
+}
+
+// writerFunc is a func as an io.Writer.
+type writerFunc func(p []byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// reading answers IO.read with doc, a chunk a read; on, when set, shapes
+// the reply to read i (0 first).
+func reading(f *enginetest.Fake, doc []string, on func(i int, r *enginetest.Reply)) {
+	answer(f, "Page.printToPDF", map[string]any{"stream": "S"})
+	i := 0
+	f.Handle("IO.read", func(string, json.RawMessage) enginetest.Reply {
+		r := enginetest.Reply{Result: map[string]any{
+			"base64Encoded": true, "data": base64.StdEncoding.EncodeToString([]byte(doc[i])), "eof": i == len(doc)-1}}
+		if on != nil {
+			on(i, &r)
+		}
+		i++
+		return r
+	})
+}
+
+// Once Chrome answers the print with its stream, the document is
+// finished and the stream is the browser's: a crash of the renderer while
+// it is read, told before the first read's reply, after it, or while the
+// writer takes the first chunk, cuts no read short, and the PDF is whole.
+// The next call is refused with the crash.
+func TestPDFReadAfterCrash(t *testing.T) {
+	doc := []string{"%PDF-1.4 ", "one ", "two ", "%%EOF"}
+	tests := []struct {
+		name          string
+		before, after bool // the crash comes with the first read's reply
+		writer        bool // the writer crashes the tab
+	}{
+		{name: "told before the first reply", before: true},
+		{name: "told after the first reply", after: true},
+		{name: "while the first chunk is written", writer: true},
+	}
+	for _, tt := range tests {
+		for _, order := range orders {
+			t.Run(tt.name+"/"+order.String(), func(t *testing.T) {
+				fx := setup(t, order, engine.Config{})
+				reading(fx.f, doc, func(i int, r *enginetest.Reply) {
+					switch {
+					case i == 0 && tt.before:
+						r.Events = crash("crashed")
+					case i == 0 && tt.after:
+						r.After = crash("crashed")
+					case i == 1:
+						// The crash came before the second read: the Tab knows it.
+						require.Eventually(t, func() bool { return fx.tab.State().Crashed }, 5*time.Second, time.Millisecond)
+					}
+				})
+				var out chunks
+				w := writerFunc(func(p []byte) (int, error) {
+					if tt.writer && len(out.got) == 0 {
+						fx.f.Push(crash("crashed")...)
+					}
+					return out.Write(p)
+				})
+				n, err := fx.tab.PDF(deadline(t), nil, w)
+				require.NoError(t, err, "the document was finished")
+				assert.Equal(t, doc, out.got, "whole")
+				assert.Equal(t, int64(len(strings.Join(doc, ""))), n)
+				assert.Equal(t, len(doc), fx.f.Count("IO.read"))
+				assert.ErrorIs(t, fx.tab.Do(deadline(t), "", ok), tabstate.ErrTabCrashed, "the next call is refused")
+				require.Eventually(t, func() bool { return fx.f.Count("IO.close") == 1 }, 5*time.Second, time.Millisecond)
+			})
+		}
+	}
+}
+
+// The reads of a printed document stay bounded, a crash or not: by the
+// PDF's deadline, which names the PDF and the time it had, and by the
+// Tab's Close. Each error says how many bytes were written.
+func TestPDFReadBounded(t *testing.T) {
+	doc := []string{"%PDF-1.4 ", "one ", "%%EOF"}
+	t.Run("deadline after a crash", func(t *testing.T) {
+		fx := setup(t, enginetest.EventsFirst, engine.Config{EvalTimeout: 300 * time.Millisecond})
+		reading(fx.f, doc, func(i int, r *enginetest.Reply) {
+			if i == 0 {
+				r.Events = crash("crashed")
+			}
+			r.Hang = i == 1
+		})
+		var out chunks
+		n, err := fx.tab.PDF(deadline(t), nil, &out)
+		var te *tabstate.TimeoutError
+		require.ErrorAs(t, err, &te, "the deadline, not the crash")
+		assert.Equal(t, engine.OpPDF, te.Op)
+		assert.Equal(t, 300*time.Millisecond, te.Limit)
+		assert.NotErrorIs(t, err, tabstate.ErrTabCrashed)
+		assert.Equal(t, int64(len(doc[0])), n)
+		assert.Equal(t, "PDF timed out after 300ms (the printed document was still being read): "+
+			"9 bytes of the PDF written, an incomplete document: discard them", err.Error())
+	})
+	t.Run("Close", func(t *testing.T) {
+		fx := setup(t, enginetest.EventsFirst, engine.Config{})
+		reading(fx.f, doc, func(i int, r *enginetest.Reply) {
+			if i == 1 {
+				go fx.tab.Close()
+				r.Hang = true
+			}
+		})
+		n, err := fx.tab.PDF(deadline(t), nil, &chunks{})
+		require.ErrorIs(t, err, tabstate.ErrWatcherClosed)
+		assert.Equal(t, int64(len(doc[0])), n)
+		assert.Contains(t, err.Error(), ": 9 bytes of the PDF written, an incomplete document: discard them")
+	})
 }
