@@ -86,10 +86,19 @@ func ExampleBlockedError_Error() {
 	// Output: tab renderer crashed (reason: oom): reload the tab (Watcher.Reload)
 }
 
+// An error library that reports a chain's innermost error, its root cause,
+// reports the refusal whole: the reason, with its detail.
 func ExampleBlockedError_Unwrap() {
-	var err error = &tabguard.BlockedError{Reason: tabguard.ErrBrowserGone}
-	fmt.Println(errors.Unwrap(err) == tabguard.ErrBrowserGone, errors.Is(err, tabguard.ErrBrowserGone))
-	// Output: true true
+	var err error = fmt.Errorf("render invoice: %w", &tabguard.BlockedError{Reason: tabguard.ErrTabCrashed, Detail: "oom"})
+	root := err
+	for u := errors.Unwrap(root); u != nil; u = errors.Unwrap(root) {
+		root = u
+	}
+	fmt.Println(errors.Is(err, tabguard.ErrTabCrashed), errors.Is(root, tabguard.ErrTabCrashed))
+	fmt.Println(root)
+	// Output:
+	// true true
+	// tab renderer crashed (reason: oom)
 }
 
 func ExampleTruncateDOM() {

@@ -149,7 +149,7 @@ func TestLifecycleCalls(t *testing.T) {
 				require.ErrorAs(t, err, &te)
 				assert.Equal(t, tabguard.TimeoutLoading, te.Cause)
 				t.Logf("answered in %v", time.Since(start))
-				assert.Contains(t, err.Error(), "timed out after 600ms (tab still loading "+url+"; loading stopped)")
+				assert.Contains(t, err.Error(), "timed out after 600ms (tab still loading "+url+": loading stopped)")
 				// The load was stopped: the tab answers from the page it had.
 				res, err := f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => location.href`)
 				require.NoError(t, err)

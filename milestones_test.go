@@ -142,3 +142,20 @@ func idleAfter(t *testing.T, page *rod.Page, url string) string {
 		}
 	}
 }
+
+// TestWaitTimeout: a wait that runs out of time answers as every call
+// does, with a *TimeoutError that names what the tab was doing, the
+// milestones its document reached, and the ones still missing.
+func TestWaitTimeout(t *testing.T) {
+	srv, _ := faultrows.MilestonesServer(t)
+	for _, row := range faultrows.WaitRows {
+		t.Run(row.Name, func(t *testing.T) {
+			w := watch(t, windowPage(t), &tabguard.Options{EvalTimeout: 3 * time.Second})
+			require.NoError(t, w.Navigate(testbrowser.Context(t, 30*time.Second), srv.URL+row.Path))
+			ctx, cancel := context.WithTimeout(testbrowser.Context(t, 30*time.Second), 3*time.Second)
+			defer cancel()
+			s, err := w.Wait(ctx, func(s tabguard.TabState) bool { return s.Reached(row.Want) })
+			faultrows.CheckWaitTimeout(t, row, s, err)
+		})
+	}
+}

@@ -50,7 +50,7 @@ func TestNavigate(t *testing.T) {
 				assert.Contains(t, err.Error(), tt.msg)
 			}
 			if tt.want == chromedpguard.ErrEvalTimeout {
-				assert.Contains(t, err.Error(), "; loading stopped)")
+				assert.Contains(t, err.Error(), ": loading stopped)")
 				var te *chromedpguard.TimeoutError
 				require.ErrorAs(t, err, &te)
 				assert.Equal(t, tt.opts.EvalTimeout, te.Limit, "the Navigate's own deadline, not the test's")

@@ -27,6 +27,13 @@ type Advice struct {
 	// iframe out of view, or one never given a page. Empty keeps the
 	// default advice.
 	FrameLoading, FrameLazy string
+	// Word, when set, words the advice of every refusal ([*BlockedError])
+	// and every timeout ([*TimeoutError]) a watcher gives, after the maps
+	// above: it gets the error and the advice the watcher would give, and
+	// returns the advice to give in its place; "" gives none, for errors
+	// shown to people who can call nothing, such as a service's users,
+	// who then read the problem alone. It must not block.
+	Word func(err error, advice string) string
 }
 
 // Refusal words be's remedy the program's way, in be.Remedy, when a has
@@ -38,10 +45,10 @@ func (a *Advice) Refusal(be *BlockedError) *BlockedError {
 	if be.Frame != "" {
 		if r, ok := a.FrameRefused[be.Reason]; ok {
 			be.Remedy = r
-			return be
+			return a.word(be)
 		}
 		if be.Reason == ErrNoDocument {
-			return be
+			return a.word(be)
 		}
 	}
 	r, ok := a.Refused[be.Reason]
@@ -52,7 +59,27 @@ func (a *Advice) Refusal(be *BlockedError) *BlockedError {
 	if ok {
 		be.Remedy = r
 	}
+	return a.word(be)
+}
+
+// word lets Word word be's advice.
+func (a *Advice) word(be *BlockedError) *BlockedError {
+	if a.Word == nil || be.Reworded {
+		return be
+	}
+	be.Remedy = a.Word(be, be.Advice())
+	be.Reworded = true
 	return be
+}
+
+// Words lets Word word te's advice, once. It returns te.
+func (a *Advice) Words(te *TimeoutError) *TimeoutError {
+	if a == nil || a.Word == nil || te == nil || te.Reworded {
+		return te
+	}
+	te.Advice = a.Word(te, te.Advice)
+	te.Reworded = true
+	return te
 }
 
 // Timeout is the remedy of a timeout with cause the program's way, if a

@@ -92,10 +92,10 @@ func (c TimeoutCause) describe(url, pending string) string {
 	case TimeoutUnsettled:
 		return "page " + url + " answers, but " + pending
 	case TimeoutHidden:
-		return "page " + url + " answers, but " + pending + "; the page is hidden, as a " +
+		return "page " + url + " answers, but " + pending + ": the page is hidden, as a " +
 			"background tab is, where requestAnimationFrame does not run"
 	case TimeoutFrozen:
-		return "page " + url + " answers, but " + pending + "; the page is frozen, so it runs no timers"
+		return "page " + url + " answers, but " + pending + ": the page is frozen, so it runs no timers"
 	case TimeoutBusyScript:
 		return "busy running script on committed page " + url
 	case TimeoutHung:

@@ -97,13 +97,13 @@ func downloadAdvice(detail string) string {
 	const kept = "the page was not left and still answers"
 	switch {
 	case strings.HasSuffix(detail, " "+downloadDenied):
-		return kept + "; set Options.DownloadDir to save files into a directory"
+		return kept + ": set Options.DownloadDir to save files into a directory"
 	case strings.Contains(detail, " saved at "):
-		return kept + "; read the file from its path"
+		return kept + ": read the file from its path"
 	case strings.Contains(detail, " still downloading "):
-		return kept + "; the file is still being written"
+		return kept + ": the file is still being written"
 	case strings.HasSuffix(detail, " "+downloadUnreported):
-		return kept + "; the browser told nothing of the file: it reports downloads only to the DevTools client that set its download policy last " +
+		return kept + ": the browser told nothing of the file: it reports downloads only to the DevTools client that set its download policy last " +
 			"(another client may have set one since this watcher started, and that policy decides where the file goes), " +
 			"and not always for a navigation that began before the page it leaves had loaded"
 	}

@@ -60,6 +60,10 @@ type BlockedError struct {
 	// Remedy, when set, is the advice in the program's own terms
 	// ([Advice]), which Error and Advice give in place of the default.
 	Remedy string
+	// Reworded says Remedy is the program's word for the advice
+	// ([Advice].Word), given even when empty: then the error gives no
+	// advice.
+	Reworded bool
 	// Step is where a call of several steps was when the refusal cut it
 	// short, as in [TimeoutError]; empty for a refusal up front and for a
 	// call of one step.
@@ -144,7 +148,7 @@ func (e *BlockedError) Problem() string {
 // the watcher's own calls, such as "reload the tab (Watcher.Reload)"; it is
 // empty for an unknown Reason.
 func (e *BlockedError) Advice() string {
-	if e.Remedy != "" {
+	if e.Remedy != "" || e.Reworded {
 		return e.Remedy
 	}
 	switch e.Reason {
@@ -189,8 +193,31 @@ func (e *BlockedError) Advice() string {
 	return ""
 }
 
-// Unwrap returns the Reason, so errors.Is(err, ErrTabCrashed) works.
-func (e *BlockedError) Unwrap() error { return e.Reason }
+// Unwrap returns the Reason as the error tells it, so that
+// errors.Is(err, ErrTabCrashed) works, and so that a program or an error
+// library that reports the innermost error of a chain (its root cause)
+// reports the problem whole, "tab renderer crashed (reason: oom)" or
+// "download began: report.pdf", not the Reason's bare text. It returns
+// nil when Reason is nil.
+func (e *BlockedError) Unwrap() error {
+	if e.Reason == nil {
+		return nil
+	}
+	return &reasonError{reason: e.Reason, problem: e.Problem()}
+}
+
+// reasonError is a BlockedError's Reason as the error tells it: its text
+// is the problem, without advice, and it matches the Reason, which it
+// does not unwrap to, being the chain's end.
+type reasonError struct {
+	reason  error
+	problem string
+}
+
+func (r *reasonError) Error() string { return r.problem }
+
+// Is matches the Reason, and what the Reason matches.
+func (r *reasonError) Is(target error) bool { return errors.Is(r.reason, target) }
 
 // Is makes a load stopped at a prompt (ErrSignInRequired,
 // ErrCredentialsRefused, ErrCertificate, ErrClientCertificate) match

@@ -84,11 +84,11 @@ func chooserAdvice(detail string) string {
 	const told = "the call ran and the page was told no file was chosen"
 	switch {
 	case strings.HasSuffix(detail, chooserRelative):
-		return told + "; Options.FileChooser must return absolute paths"
+		return told + ": Options.FileChooser must return absolute paths"
 	case strings.HasSuffix(detail, chooserTooMany):
-		return told + "; Options.FileChooser must return one path for a single-file input"
+		return told + ": Options.FileChooser must return one path for a single-file input"
 	case strings.Contains(detail, ": Options.FileChooser "):
-		return told + "; Options.FileChooser decides which files the page gets"
+		return told + ": Options.FileChooser decides which files the page gets"
 	}
-	return told + "; set Options.FileChooser to give the page files"
+	return told + ": set Options.FileChooser to give the page files"
 }

@@ -23,15 +23,15 @@ func TestChooserCancelled(t *testing.T) {
 		{name: "one file", files: []string{"/a.txt"}},
 		{name: "two files, multiple", files: []string{"/a.txt", "/b.txt"}, multiple: true},
 		{name: "no callback",
-			msg: "file chooser was cancelled: selectSingle input: the call ran and the page was told no file was chosen; set Options.FileChooser to give the page files"},
+			msg: "file chooser was cancelled: selectSingle input: the call ran and the page was told no file was chosen: set Options.FileChooser to give the page files"},
 		{name: "error", err: errors.New("no file for you"),
-			msg: "file chooser was cancelled: selectSingle input: Options.FileChooser failed: no file for you: the call ran and the page was told no file was chosen; Options.FileChooser decides which files the page gets"},
+			msg: "file chooser was cancelled: selectSingle input: Options.FileChooser failed: no file for you: the call ran and the page was told no file was chosen: Options.FileChooser decides which files the page gets"},
 		{name: "no file", files: []string{},
-			msg: "file chooser was cancelled: selectSingle input: Options.FileChooser chose no file: the call ran and the page was told no file was chosen; Options.FileChooser decides which files the page gets"},
+			msg: "file chooser was cancelled: selectSingle input: Options.FileChooser chose no file: the call ran and the page was told no file was chosen: Options.FileChooser decides which files the page gets"},
 		{name: "two files, single", files: []string{"/a.txt", "/b.txt"},
-			msg: "file chooser was cancelled: selectSingle input: Options.FileChooser chose 2 files for a single-file input: the call ran and the page was told no file was chosen; Options.FileChooser must return one path for a single-file input"},
+			msg: "file chooser was cancelled: selectSingle input: Options.FileChooser chose 2 files for a single-file input: the call ran and the page was told no file was chosen: Options.FileChooser must return one path for a single-file input"},
 		{name: "relative", files: []string{"/a.txt", "b.txt"}, multiple: true, invalid: true,
-			msg: `file chooser was cancelled: selectMultiple input: invalid argument: Options.FileChooser chose "b.txt", which is not an absolute path: the call ran and the page was told no file was chosen; Options.FileChooser must return absolute paths`},
+			msg: `file chooser was cancelled: selectMultiple input: invalid argument: Options.FileChooser chose "b.txt", which is not an absolute path: the call ran and the page was told no file was chosen: Options.FileChooser must return absolute paths`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

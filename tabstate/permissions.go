@@ -119,7 +119,7 @@ func localNetworkAdvice(detail string) string {
 	if perm == "" {
 		perm = "loopback-network or local-network"
 	}
-	return "grant " + perm + " to the page's origin in Options.Permissions before the page asks; the tab still answers"
+	return "grant " + perm + " to the page's origin in Options.Permissions before the page asks, and the tab still answers"
 }
 
 // CORSIssue is Audits.issueAdded for a CORS issue (sent while the Audits

@@ -55,11 +55,11 @@ func TestCheckPermissionGrants(t *testing.T) {
 
 func TestLocalNetworkDenied(t *testing.T) {
 	tests := []struct{ url, want string }{
-		{"http://127.0.0.1:9000/data", "local network request denied: loopback-network for 127.0.0.1:9000: grant loopback-network to the page's origin in Options.Permissions before the page asks; the tab still answers"},
-		{"http://[::1]:9000/", "local network request denied: loopback-network for [::1]:9000: grant loopback-network to the page's origin in Options.Permissions before the page asks; the tab still answers"},
-		{"http://app.localhost/", "local network request denied: loopback-network for app.localhost: grant loopback-network to the page's origin in Options.Permissions before the page asks; the tab still answers"},
-		{"http://192.168.1.20/api", "local network request denied: local-network for 192.168.1.20: grant local-network to the page's origin in Options.Permissions before the page asks; the tab still answers"},
-		{"", "local network request denied: grant loopback-network or local-network to the page's origin in Options.Permissions before the page asks; the tab still answers"},
+		{"http://127.0.0.1:9000/data", "local network request denied: loopback-network for 127.0.0.1:9000: grant loopback-network to the page's origin in Options.Permissions before the page asks, and the tab still answers"},
+		{"http://[::1]:9000/", "local network request denied: loopback-network for [::1]:9000: grant loopback-network to the page's origin in Options.Permissions before the page asks, and the tab still answers"},
+		{"http://app.localhost/", "local network request denied: loopback-network for app.localhost: grant loopback-network to the page's origin in Options.Permissions before the page asks, and the tab still answers"},
+		{"http://192.168.1.20/api", "local network request denied: local-network for 192.168.1.20: grant local-network to the page's origin in Options.Permissions before the page asks, and the tab still answers"},
+		{"", "local network request denied: grant loopback-network or local-network to the page's origin in Options.Permissions before the page asks, and the tab still answers"},
 	}
 	for _, tt := range tests {
 		err := tabstate.LocalNetworkDenied(tt.url)

@@ -32,6 +32,13 @@ type TimeoutError struct {
 	// guarded rod call sent, "last sent Page.navigate". It is empty for a
 	// call of one step.
 	Step string
+	// Milestones are the milestones the main frame's document had reached
+	// when a wait for the tab's state (Watcher.Wait) ran out of time; zero
+	// for other calls.
+	Milestones Milestone
+
+	// Reworded says Advice is the program's word for it ([Advice].Word).
+	Reworded bool
 }
 
 // Error reads like "eval timed out after 5s (tab still loading URL)", the

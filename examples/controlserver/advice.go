@@ -139,7 +139,7 @@ func advice(be *tabguard.BlockedError) string {
 		return "retry the call"
 	case tabguard.ErrDownload:
 		// The server sets no download directory: the browser denies every download.
-		return "the page was not left and still answers; the server saves no downloads"
+		return "the page was not left and still answers: the server saves no downloads"
 	}
 	return "GET /browser/tabs"
 }
@@ -175,7 +175,7 @@ func promptAdvice(pc agentprompt.Config) *tabguard.Advice {
 		Refused: map[error]string{
 			tabguard.ErrCredentialsRefused: "the site refused the credentials the server has for it, which only the server's operator can change: POST /browser/navigate to another page",
 			tabguard.ErrFileChooser:        chooser,
-			tabguard.ErrLocalNetworkDenied: "the server lets no page reach this machine or the local network; the tab still answers: POST /browser/navigate to another page",
+			tabguard.ErrLocalNetworkDenied: "the server lets no page reach this machine or the local network, and the tab still answers: POST /browser/navigate to another page",
 		},
 		FrameRefused: map[error]string{
 			tabguard.ErrCredentialsRefused: "the iframe's site refused the credentials the server has for it, which only the server's operator can change: GET /browser/frames for the tab's other frames",

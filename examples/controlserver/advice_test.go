@@ -57,7 +57,7 @@ func TestAPIError(t *testing.T) {
 		{"a frame's client certificate", &tabguard.BlockedError{Reason: tabguard.ErrClientCertificate, Frame: "F1", URL: "https://x/", Detail: "net::ERR_BAD_SSL_CLIENT_AUTH_CERT for x"},
 			http.StatusInternalServerError, "client certificate requested: net::ERR_BAD_SSL_CLIENT_AUTH_CERT for x: the iframe's site asks for a client certificate the server does not have: GET /browser/frames for the tab's other frames"},
 		{"a download", &tabguard.BlockedError{Reason: tabguard.ErrDownload, URL: "http://x/x.bin", Detail: `"x.bin" denied`},
-			http.StatusInternalServerError, `navigation became a download: "x.bin" denied: the page was not left and still answers; the server saves no downloads`},
+			http.StatusInternalServerError, `navigation became a download: "x.bin" denied: the page was not left and still answers: the server saves no downloads`},
 		{"no dialog", tabguard.ErrNoDialog, http.StatusConflict, "no JavaScript dialog is open: nothing to handle"},
 		{"URL blocked", fmt.Errorf("%w: file:///x: the file: scheme is not allowed", tabguard.ErrURLBlocked), http.StatusForbidden,
 			"URL not allowed: file:///x: the file: scheme is not allowed: the server does not open it (see -allow-schemes, -allowed-origins, -blocked-origins)"},

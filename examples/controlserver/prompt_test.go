@@ -309,5 +309,5 @@ func TestPromptAdvice(t *testing.T) {
 		"POST /browser/prompt with kind file_chooser and files from the upload directory (one for an input that takes one), then POST /browser/click on the input again", msg)
 	be = promptAdvice(configured).Refusal(&tabguard.BlockedError{Reason: tabguard.ErrLocalNetworkDenied, Detail: "loopback-network for 127.0.0.1:9000"})
 	_, msg = apiError(be)
-	assert.Equal(t, "local network request denied: loopback-network for 127.0.0.1:9000: the server lets no page reach this machine or the local network; the tab still answers: POST /browser/navigate to another page", msg)
+	assert.Equal(t, "local network request denied: loopback-network for 127.0.0.1:9000: the server lets no page reach this machine or the local network, and the tab still answers: POST /browser/navigate to another page", msg)
 }

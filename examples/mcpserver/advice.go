@@ -43,7 +43,7 @@ func toolAdvice(pc agentprompt.Config) *tabguard.Advice {
 			tabguard.ErrCertificate:        "the server cannot accept a certificate the browser refuses: call navigate for another page",
 			tabguard.ErrClientCertificate:  "the site asks for a client certificate the server does not have: call navigate for another page",
 			tabguard.ErrFileChooser:        chooser,
-			tabguard.ErrLocalNetworkDenied: "the server lets no page reach this machine or the local network; the tab still answers: call eval_in_tab without that request, or navigate for another page",
+			tabguard.ErrLocalNetworkDenied: "the server lets no page reach this machine or the local network, and the tab still answers: call eval_in_tab without that request, or navigate for another page",
 			tabguard.ErrDialogOpen:         "call handle_dialog",
 			tabguard.ErrTabClosed:          "call open_tab",
 			tabguard.ErrTabDiscarded:       "call open_tab",
@@ -54,7 +54,7 @@ func toolAdvice(pc agentprompt.Config) *tabguard.Advice {
 			tabguard.ErrFrameCrashed:       "call reload_tab",
 			tabguard.ErrFrameDetached:      "call list_frames",
 			// The server sets no download directory: the browser denies every download.
-			tabguard.ErrDownload: "the page was not left and still answers; the server saves no downloads",
+			tabguard.ErrDownload: "the page was not left and still answers: the server saves no downloads",
 		},
 		TimedOut: map[tabguard.TimeoutCause]string{
 			tabguard.TimeoutHung:       "call recover_tab: it dismisses a dialog, or crashes the renderer and reloads the tab, keeping its history",

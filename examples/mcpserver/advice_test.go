@@ -83,7 +83,7 @@ func TestToolError(t *testing.T) {
 		{"a frame the policy refuses", &frameURLError{frame: "F1", err: fmt.Errorf("%w: http://x/: its origin http://x is blocked", tabguard.ErrURLBlocked)},
 			"frame F1: URL not allowed: http://x/: its origin http://x is blocked: the server reads no frame at a URL it would not open"},
 		{"a download", advice.Refusal(&tabguard.BlockedError{Reason: tabguard.ErrDownload, URL: "http://x/x.bin", Detail: `"x.bin" denied`}),
-			`navigation became a download: "x.bin" denied: the page was not left and still answers; the server saves no downloads`},
+			`navigation became a download: "x.bin" denied: the page was not left and still answers: the server saves no downloads`},
 		{"a chooser cancelled", advice.Refusal(&tabguard.BlockedError{Reason: tabguard.ErrFileChooser, URL: "http://x/", Detail: "selectSingle input"}),
 			"file chooser was cancelled: selectSingle input: the page was told no file was chosen: the server has no upload directory, so it gives pages no files"},
 		{"a chooser given none", uploads.Refusal(&tabguard.BlockedError{Reason: tabguard.ErrFileChooser, URL: "http://x/", Detail: "selectMultiple input: Options.FileChooser chose no file"}),

@@ -272,7 +272,7 @@ func TestLocalNetworkDenied(t *testing.T) {
 	})
 	tab := openTab(t, cs, pub.URL)
 	host := strings.TrimPrefix(target.URL, "http://")
-	assert.Equal(t, "local network request denied: loopback-network for "+host+": the server lets no page reach this machine or the local network; the tab still answers: call eval_in_tab without that request, or navigate for another page",
+	assert.Equal(t, "local network request denied: loopback-network for "+host+": the server lets no page reach this machine or the local network, and the tab still answers: call eval_in_tab without that request, or navigate for another page",
 		fails(t, cs, "eval_in_tab", map[string]any{"tab": tab, "js": faultrows.FetchJS(target.URL + faultrows.LocalNetworkPath)}))
 	ok(t, cs, "eval_in_tab", map[string]any{"tab": tab, "js": "() => 1"}, nil)
 }

@@ -158,7 +158,7 @@ func (b *Browser) startFailed(what string, err error, sent bool) error {
 		b.undoPolicies()
 	}
 	if te, ok := startTimeout(err); ok {
-		return te
+		return b.cfg.Advice.Words(te)
 	}
 	if b.lost() || b.d.Classify(err).Kind == Lost {
 		return b.goneError()

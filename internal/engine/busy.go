@@ -68,9 +68,7 @@ func (t *Tab) busy(ctx context.Context) (tabstate.TimeoutCause, tabstate.Probes,
 // tell why a call on the page at url did not answer: what did answer, and
 // what did not, in the time they had.
 func unproven(p tabstate.Probes, url, op string) string {
-	if op == "" {
-		op = "eval"
-	}
+	op = opName(op)
 	had := "in the " + p.Window.Round(time.Millisecond).String() + " its probes had before the deadline"
 	needs := p.Due.Round(time.Millisecond).String()
 	if p.Browser == nil {

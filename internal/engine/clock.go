@@ -145,5 +145,5 @@ func (t *Tab) timedOut(c *clock, op string) *tabstate.TimeoutError {
 	if te.Cause == tabstate.TimeoutHung || te.Cause == tabstate.TimeoutBusyScript && terminate == nil {
 		t.noteStall(te)
 	}
-	return te
+	return t.b.cfg.Advice.Words(te)
 }

@@ -119,7 +119,7 @@ func (t *Tab) inFrame(ctx context.Context, op, id string, fn func(ctx context.Co
 		return t.frameTimeout(call, op, &why)
 	case late:
 		te := t.timedOut(&call.clock, op)
-		t.logf("tabguard: frame eval timed out", te)
+		t.logf("tabguard: "+opName(op)+" in a frame timed out", te)
 		return te
 	}
 	if err = t.settle(ctx, cctx, err); isRefusal(err) || ctxError(err) {

@@ -97,8 +97,8 @@ func (t *Tab) resolveFrame(ctx context.Context, call *inflight, blank bool) (*re
 	}
 	if node.Node.ContentDocument == nil {
 		// Chrome gives none for a frame that moved out of process.
-		return nil, &tabstate.BlockedError{Reason: tabstate.ErrFrameDetached, Frame: call.frame,
-			Detail: "it moved to a process of its own"}
+		return nil, refusal(t.b.cfg.Advice, &tabstate.BlockedError{Reason: tabstate.ErrFrameDetached, Frame: call.frame,
+			Detail: "it moved to a process of its own"})
 	}
 	var obj struct {
 		Object struct {
@@ -134,8 +134,8 @@ func asksForPage(attrs []string) bool {
 func (t *Tab) attachFrame(ctx context.Context, call *inflight) (*reach, error) {
 	fa, ok := t.b.d.(FrameAttacher)
 	if !ok {
-		return nil, &tabstate.BlockedError{Reason: tabstate.ErrFrameDetached, Frame: call.frame,
-			Detail: "it runs in a process of its own, which this backend does not reach"}
+		return nil, refusal(t.b.cfg.Advice, &tabstate.BlockedError{Reason: tabstate.ErrFrameDetached, Frame: call.frame,
+			Detail: "it runs in a process of its own, which this backend does not reach"})
 	}
 	s, detach, err := fa.AttachFrame(ctx, call.frame)
 	if err != nil {

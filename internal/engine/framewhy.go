@@ -198,5 +198,5 @@ func (t *Tab) frameTimeout(call *inflight, op string, why *frameWhy) error {
 	if remedy != "" {
 		te.Advice = remedy
 	}
-	return te
+	return a.Words(te)
 }

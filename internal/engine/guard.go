@@ -77,6 +77,14 @@ func expired(ctx context.Context, op string) error {
 	return &tabstate.TimeoutError{Op: op, Doing: "the caller's deadline had passed before the call"}
 }
 
+// opName is op as a timeout names it: "" is an eval.
+func opName(op string) string {
+	if op == "" {
+		return "eval"
+	}
+	return op
+}
+
 // ctxError reports whether err is a context's error.
 func ctxError(err error) bool {
 	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
@@ -146,7 +154,7 @@ func (t *Tab) outcome(ctx, cctx context.Context, call *inflight, op string, err 
 	switch {
 	case late:
 		te := t.timedOut(&call.clock, op)
-		t.logf("tabguard: eval timed out", te)
+		t.logf("tabguard: "+opName(op)+" timed out", te)
 		return te
 	case context.Cause(cctx) == errDownloadBegun && ctxError(err):
 		return t.downloadSince(ctx, call)

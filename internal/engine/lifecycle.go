@@ -136,8 +136,8 @@ func (t *Tab) load(ctx context.Context, op string, start func(context.Context) (
 		if serr := t.stopLoading(); serr != nil {
 			stopped = "stopping the load failed: " + serr.Error()
 		}
-		err = &tabstate.TimeoutError{Op: op, Limit: te.Limit, Cause: tabstate.TimeoutLoading,
-			Doing: tabstate.TimeoutLoading.Describe(url) + "; " + stopped}
+		err = t.b.cfg.Advice.Words(&tabstate.TimeoutError{Op: op, Limit: te.Limit, Cause: tabstate.TimeoutLoading,
+			Doing: tabstate.TimeoutLoading.Describe(url) + ": " + stopped})
 		t.logf("tabguard: load timed out", err)
 	}
 	return err
@@ -222,8 +222,13 @@ func (t *Tab) stopLoading() error {
 // Wait returns the tab's state once cond holds for it, waking on each
 // change the tab's events bring, with no polling. It stops early when calls
 // on the tab are refused and cond does not hold, returning the state with
-// the refusal. It returns ctx's error when ctx ends first, and
-// ErrWatcherClosed when the Tab closes. cond runs under the Tab's lock.
+// the refusal. It is bounded as every call is, by ctx's deadline or else
+// the eval timeout: then, or when ctx's deadline passes, it answers a
+// [*tabstate.TimeoutError] that says what the tab was doing (the busy
+// probes ask the page shortly before, as for an eval), the milestones its
+// document reached, and the ones still missing (waited). It returns ctx's
+// error when ctx is canceled, and ErrWatcherClosed when the Tab closes.
+// cond runs under the Tab's lock.
 func (t *Tab) Wait(ctx context.Context, cond func(tabstate.State) bool) (tabstate.State, error) {
 	if !t.tracing(ctx) {
 		return t.wait(ctx, cond)
@@ -234,11 +239,39 @@ func (t *Tab) Wait(ctx context.Context, cond func(tabstate.State) bool) (tabstat
 	return s, err
 }
 
+// OpWait names Wait in a timeout.
+const OpWait = "wait"
+
 // wait is Wait.
 func (t *Tab) wait(ctx context.Context, cond func(tabstate.State) bool) (tabstate.State, error) {
 	if ctx == nil || cond == nil {
 		return tabstate.State{}, fmt.Errorf("%w: nil context or condition", tabstate.ErrInvalidArgument)
 	}
+	cctx, cut := context.WithCancelCause(ctx)
+	call := &inflight{cut: cut}
+	t.arm(ctx, call, true)
+	s, done, err := t.waitOnce(cctx, cond)
+	late := !done && timedOut(ctx, cctx, cctx.Err())
+	call.clock.stop(late)
+	cut(nil)
+	switch {
+	case done:
+		return s, err
+	case !late:
+		return s, ctx.Err()
+	}
+	te := t.timedOut(&call.clock, OpWait)
+	s = t.State()
+	te.Doing = waited(te.Doing, s)
+	te.Milestones = s.Milestones
+	t.logf("tabguard: wait timed out", te)
+	return s, te
+}
+
+// waitOnce checks cond on the tab's state until it holds, the tab refuses
+// calls, or the Tab closes (done), and returns the state with the answer;
+// otherwise, when no change came before ctx ended, done is false.
+func (t *Tab) waitOnce(ctx context.Context, cond func(tabstate.State) bool) (s tabstate.State, done bool, err error) {
 	confirmed := false
 	for {
 		t.b.lost()
@@ -252,9 +285,9 @@ func (t *Tab) wait(ctx context.Context, cond func(tabstate.State) bool) (tabstat
 		t.mu.Unlock()
 		switch {
 		case closed:
-			return s, tabstate.ErrWatcherClosed
+			return s, true, tabstate.ErrWatcherClosed
 		case ok:
-			return s, nil
+			return s, true, nil
 		case stale(err) && !confirmed:
 			// A recovery may have ended the refusal: make sure it did not.
 			_ = t.confirm(ctx, err)
@@ -262,13 +295,13 @@ func (t *Tab) wait(ctx context.Context, cond func(tabstate.State) bool) (tabstat
 			continue
 		case err != nil:
 			t.noteRefused(ctx, confirmed)
-			return s, err
+			return s, true, err
 		}
 		select {
 		case <-ch:
 			confirmed = false
 		case <-ctx.Done():
-			return s, ctx.Err()
+			return s, false, nil
 		}
 	}
 }

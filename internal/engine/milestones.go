@@ -1,6 +1,11 @@
 package engine
 
-import "context"
+import (
+	"context"
+	"strings"
+
+	"github.com/tabguard/tabguard/tabstate"
+)
 
 // Lifecycle events (Page.lifecycleEvent) tell the tab's state machine the
 // milestones of the main frame's document: DOMContentLoaded, its paints,
@@ -36,4 +41,58 @@ func (t *Tab) enableLifecycleLater() {
 		defer t.wg.Done()
 		_ = t.enableLifecycle(t.life)
 	}()
+}
+
+// waited completes doing, what a tab whose wait ran out of time was
+// doing, with how far its document got: the milestones it reached and the
+// ones it did not, and, when its state shows that one will not come,
+// why. Chrome reports first meaningful paint when the network of a
+// document that painted grows almost idle, or never (measured on Chromium
+// 156: a page that paints only after its network went quiet has none).
+func waited(doing string, s tabstate.State) string {
+	if !s.Committed {
+		return doing
+	}
+	steps := []struct {
+		name string
+		ok   bool
+	}{
+		{"DOMContentLoaded", s.Reached(tabstate.DOMContentLoaded)},
+		{"the load event", s.Loaded},
+		{"first contentful paint", s.Reached(tabstate.FirstContentfulPaint)},
+		{"first meaningful paint", s.Reached(tabstate.FirstMeaningfulPaint)},
+		{"network almost idle", s.Reached(tabstate.NetworkAlmostIdle)},
+		{"network idle", s.Reached(tabstate.NetworkIdle)},
+	}
+	var reached, missing []string
+	for _, st := range steps {
+		if st.ok {
+			reached = append(reached, st.name)
+		} else {
+			missing = append(missing, st.name)
+		}
+	}
+	var b strings.Builder
+	b.WriteString(doing)
+	if len(reached) == 0 {
+		b.WriteString(", and its document reached no milestone")
+		return b.String()
+	}
+	b.WriteString(", and its document reached " + list(reached, "and"))
+	if len(missing) > 0 {
+		b.WriteString(", not " + list(missing, "or"))
+	}
+	if s.Reached(tabstate.NetworkAlmostIdle) && !s.Reached(tabstate.FirstMeaningfulPaint) {
+		b.WriteString(": Chrome reports first meaningful paint as the network grows almost idle after a meaningful paint," +
+			" so this document will not have one")
+	}
+	return b.String()
+}
+
+// list joins words as a sentence does: "a, b and c", with and or or.
+func list(words []string, and string) string {
+	if len(words) == 1 {
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " " + and + " " + words[len(words)-1]
 }

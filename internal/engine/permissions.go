@@ -65,7 +65,7 @@ func (b *Browser) permissionPolicy(ctx context.Context, s *starter, bc string) e
 	errs := together(calls...)
 	for _, err := range errs {
 		if te, ok := startTimeout(err); ok {
-			return te // the first call unanswered names the timeout
+			return b.cfg.Advice.Words(te) // the first call unanswered names the timeout
 		}
 	}
 	for i, err := range errs[len(names):] {

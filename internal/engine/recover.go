@@ -103,8 +103,8 @@ func (t *Tab) recover(ctx context.Context) (tabstate.Recovery, error) {
 			return t.recoverFrom(ctx, err)
 		case errors.Is(err, errUnproven):
 			// Too little time to tell: nothing is done on a guess.
-			te := &tabstate.TimeoutError{Op: opRecover, Limit: limit, Doing: unproven(p, t.State().URL, "evaluate"),
-				Advice: t.b.cfg.advice(tabstate.TimeoutUnknown)}
+			te := t.b.cfg.Advice.Words(&tabstate.TimeoutError{Op: opRecover, Limit: limit, Doing: unproven(p, t.State().URL, "evaluate"),
+				Advice: t.b.cfg.advice(tabstate.TimeoutUnknown)})
 			return tabstate.Recovery{Problem: te}, te
 		case err != nil:
 			return tabstate.Recovery{}, err
@@ -298,9 +298,9 @@ func (t *Tab) crash(ctx context.Context) error {
 	if err := expired(ctx, opRecover); err != nil {
 		return err
 	}
-	return &tabstate.TimeoutError{Op: opRecover, Limit: t.timeout, Cause: tabstate.TimeoutHung,
+	return t.b.cfg.Advice.Words(&tabstate.TimeoutError{Op: opRecover, Limit: t.timeout, Cause: tabstate.TimeoutHung,
 		Doing:  "the renderer did not crash when told to (Page.crash)",
-		Advice: "close the tab with Watcher.CloseTab and open a new one"}
+		Advice: "close the tab with Watcher.CloseTab and open a new one"})
 }
 
 // refusedUnlessCrashed is the tab's refusal, unless it is the crash that

@@ -219,10 +219,11 @@ func learnURL(target string, hist historyResult) (url string, committed bool) {
 // startError is the error of Watch when a probe failed.
 func (t *Tab) startError(what string, err error) error {
 	if te, ok := startTimeout(err); ok {
-		return te
+		return t.b.cfg.Advice.Words(te)
 	}
 	if errors.Is(err, context.Canceled) && t.parent.Err() != nil {
-		return &tabstate.BlockedError{Reason: tabstate.ErrTabClosed} // the session's life ended: it detached
+		// The session's life ended: it detached.
+		return refusal(t.b.cfg.Advice, &tabstate.BlockedError{Reason: tabstate.ErrTabClosed})
 	}
 	if be, ok := t.classify(err).(*tabstate.BlockedError); ok {
 		return be

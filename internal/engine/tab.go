@@ -91,7 +91,7 @@ func (b *Browser) Watch(h TabHandle) (*Tab, error) {
 		return nil, err
 	}
 	if h.Life.Err() != nil {
-		return nil, &tabstate.BlockedError{Reason: tabstate.ErrTabClosed}
+		return nil, refusal(b.cfg.Advice, &tabstate.BlockedError{Reason: tabstate.ErrTabClosed})
 	}
 	life, cancel := context.WithCancel(h.Life)
 	t := &Tab{

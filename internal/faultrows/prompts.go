@@ -167,7 +167,7 @@ func promptRows() []Row {
 			// Nothing to recover: the next eval answers.
 			Name: "file chooser", Path: ChooserPath,
 			Want: tabstate.ErrFileChooser, Fast: true, AlsoHeaded: true,
-			Msg: []string{"file chooser was cancelled: selectSingle input: the call ran and the page was told no file was chosen; set Options.FileChooser"},
+			Msg: []string{"file chooser was cancelled: selectSingle input: the call ran and the page was told no file was chosen: set Options.FileChooser"},
 		},
 	}
 }

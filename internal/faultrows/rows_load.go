@@ -66,7 +66,7 @@ func lifecycleRows() []Row {
 		{
 			Name:  "Navigate to a server that never answers",
 			Want:  tabstate.ErrEvalTimeout,
-			Msg:   []string{"navigate to http://127.0.0.1:", "/stall timed out after 2s (tab still loading http://127.0.0.1:", "; loading stopped)"},
+			Msg:   []string{"navigate to http://127.0.0.1:", "/stall timed out after 2s (tab still loading http://127.0.0.1:", ": loading stopped)"},
 			Cause: tabstate.TimeoutLoading,
 		},
 		{
@@ -94,7 +94,7 @@ func silentRows() []Row {
 			// A tab opened elsewhere in the browser can end the freeze.
 			Name: "tab frozen by another session", Browser: Dedicated,
 			Want:  tabstate.ErrEvalTimeout,
-			Msg:   []string{"eval timed out after 2s", "answers, but the eval's promise never settled; the page is frozen, so it runs no timers: resume it with Page.setWebLifecycleState active"},
+			Msg:   []string{"eval timed out after 2s", "answers, but the eval's promise never settled: the page is frozen, so it runs no timers: resume it with Page.setWebLifecycleState active"},
 			Cause: tabstate.TimeoutFrozen,
 			Rod:   Diff{Msg: []string{"Page.setWebLifecycleState active (proto.PageSetWebLifecycleState)"}},
 			Chromedp: Diff{Msg: []string{"Page.setWebLifecycleState active (page.SetWebLifecycleState)"},
@@ -103,7 +103,7 @@ func silentRows() []Row {
 		{
 			Name:  "background tab waits for an animation frame",
 			Want:  tabstate.ErrEvalTimeout,
-			Msg:   []string{"eval timed out after 2s", "answers, but the eval's promise never settled; the page is hidden, as a background tab is, where requestAnimationFrame does not run: Page.bringToFront"},
+			Msg:   []string{"eval timed out after 2s", "answers, but the eval's promise never settled: the page is hidden, as a background tab is, where requestAnimationFrame does not run: Page.bringToFront"},
 			Cause: tabstate.TimeoutHidden,
 			Rod:   Diff{Msg: []string{"Page.bringToFront (proto.PageBringToFront) shows it"}},
 			Chromedp: Diff{Msg: []string{"Page.bringToFront (page.BringToFront) shows it"}, Dedicated: true,
