@@ -45,8 +45,14 @@ func (w *Watcher) Reload(ctx context.Context) error { return w.t.Reload(ctx) }
 //
 // waits for the page's load event after [Watcher.Navigate]. Wait stops early
 // when calls on the tab are refused and cond does not hold, returning the
-// state with the [*BlockedError]. It returns ctx's error when ctx ends
-// first, and [ErrWatcherClosed] when the watcher closes. cond runs under the
+// state with the [*BlockedError]. It is bounded as every call is: at
+// ctx's deadline or the eval timeout, whichever comes first, it answers a
+// [*TimeoutError] (Op "wait") that says what the tab was doing, the
+// milestones its document reached (TimeoutError.Milestones) and the ones
+// it did not, and says so when one will not come: Chrome reports first
+// meaningful paint only for a document that painted before its network
+// grew almost idle. It returns ctx's error when ctx is canceled, and
+// [ErrWatcherClosed] when the watcher closes. cond runs under the
 // watcher's lock: it must not call the watcher.
 func (w *Watcher) Wait(ctx context.Context, cond func(TabState) bool) (TabState, error) {
 	return w.t.Wait(ctx, cond)

@@ -161,3 +161,20 @@ func idleAfter(t *testing.T, tab context.Context, url string) {
 		}
 	}
 }
+
+// TestWaitTimeout: a wait that runs out of time answers as every call
+// does, with a *TimeoutError that names what the tab was doing, the
+// milestones its document reached, and the ones still missing.
+func TestWaitTimeout(t *testing.T) {
+	srv, _ := faultrows.MilestonesServer(t)
+	for _, row := range faultrows.WaitRows {
+		t.Run(row.Name, func(t *testing.T) {
+			w := watch(t, windowTab(t))
+			require.NoError(t, w.Navigate(within(t, 30*time.Second), srv.URL+row.Path))
+			ctx, cancel := context.WithTimeout(within(t, 30*time.Second), 3*time.Second)
+			defer cancel()
+			s, err := w.Wait(ctx, func(s chromedp015guard.TabState) bool { return s.Reached(row.Want) })
+			faultrows.CheckWaitTimeout(t, row, s, err)
+		})
+	}
+}

@@ -19,7 +19,8 @@ import (
 // reached, but not its paints. Measured on Chromium 156, a small page
 // reaches DOMContentLoaded before its load event and its paints right
 // after it; the network milestones come about half a second after its last
-// request ends, and firstMeaningfulPaint with them.
+// request ends, and firstMeaningfulPaint with them, for a document that
+// painted before: one that paints only later, or never, has none.
 type Milestone uint8
 
 // The milestones, in the order a document usually reaches them.
@@ -33,7 +34,10 @@ const (
 	FirstContentfulPaint
 	// FirstMeaningfulPaint is Chrome's "firstMeaningfulPaint": the paint
 	// that Chrome took to show the page's main content, reported once the
-	// network is almost idle.
+	// network is almost idle, and only when the document painted by then:
+	// a page that paints later (a script that renders after its requests
+	// end) never has one. Wait for FirstContentfulPaint|NetworkIdle to
+	// wait for any page's content.
 	FirstMeaningfulPaint
 	// NetworkAlmostIdle is Chrome's "networkAlmostIdle": the document has
 	// had at most two network connections for 500 ms.
