@@ -32,7 +32,8 @@ type Advice struct {
 	// above: it gets the error and the advice the watcher would give, and
 	// returns the advice to give in its place; "" gives none, for errors
 	// shown to people who can call nothing, such as a service's users,
-	// who then read the problem alone. It must not block.
+	// who then read the problem alone. It must not block, and it may be
+	// asked more than once for the same refusal.
 	Word func(err error, advice string) string
 }
 

@@ -241,3 +241,21 @@ func ExampleState_Reached() {
 	// true FirstContentfulPaint|NetworkIdle
 	// false none
 }
+
+// A service whose errors reach its users words the advice of every error
+// its own way, or leaves it out.
+func ExampleAdvice_Words() {
+	a := &tabstate.Advice{Word: func(err error, advice string) string {
+		var te *tabstate.TimeoutError
+		if errors.As(err, &te) {
+			return "try again in a minute"
+		}
+		return "" // the problem alone
+	}}
+	fmt.Println(a.Refusal(&tabstate.BlockedError{Reason: tabstate.ErrTabCrashed, Detail: "oom"}))
+	fmt.Println(a.Words(&tabstate.TimeoutError{Limit: 5 * time.Second, Cause: tabstate.TimeoutBusyScript,
+		Doing: "busy running script", Advice: "set Options.TerminateOnTimeout"}))
+	// Output:
+	// tab renderer crashed (reason: oom)
+	// eval timed out after 5s (busy running script: try again in a minute)
+}

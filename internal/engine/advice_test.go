@@ -2,6 +2,8 @@ package engine_test
 
 import (
 	"context"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -77,4 +79,43 @@ func TestFrameAdvice(t *testing.T) {
 		assert.Equal(t, want, te.Advice, id)
 		assert.Equal(t, id, te.Frame)
 	}
+}
+
+// TestAdviceWord holds that Advice.Word words the advice of every error,
+// after the tables, and that an empty word leaves the advice out: the
+// error then reads as its problem alone, for errors shown to a service's
+// users.
+func TestAdviceWord(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	advice := &tabstate.Advice{
+		Refused: map[error]string{tabstate.ErrTabCrashed: "call reload_tab"},
+		Word: func(err error, advice string) string {
+			mu.Lock()
+			defer mu.Unlock()
+			if !slices.Contains(seen, advice) {
+				seen = append(seen, advice)
+			}
+			return ""
+		},
+	}
+	fx := setup(t, enginetest.EventsFirst, engine.Config{EvalTimeout: 300 * time.Millisecond, Advice: advice})
+
+	busyScript(fx)
+	err := fx.tab.Do(deadline(t), "", hang)
+	var te *tabstate.TimeoutError
+	require.ErrorAs(t, err, &te)
+	assert.Empty(t, te.Advice)
+	assert.Equal(t, te.Problem(), err.Error(), "a timeout with no advice")
+
+	fx.f.Push(crash("oom")...)
+	err = fx.tab.Do(deadline(t), "", ok)
+	assert.EqualError(t, err, "tab renderer crashed (reason: oom)", "a refusal with no advice")
+	assert.ErrorIs(t, err, tabstate.ErrTabCrashed)
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, []string{
+		"stop it with Watcher.Recover, which keeps the page, or set Options.TerminateOnTimeout",
+		"call reload_tab",
+	}, seen, "Word gets the advice the watcher would give, after the tables")
 }
