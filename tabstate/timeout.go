@@ -33,8 +33,9 @@ type TimeoutError struct {
 	// call of one step.
 	Step string
 	// Milestones are the milestones the main frame's document had reached
-	// when a wait for the tab's state (Watcher.Wait) ran out of time; zero
-	// for other calls.
+	// when the call ran out of time, which a wait for the tab's state
+	// (Watcher.Wait) or for an element (a guarded chromedp wait) tells
+	// from a page that stopped short of them. A wait's Doing says them too.
 	Milestones Milestone
 
 	// Reworded says Advice is the program's word for it ([Advice].Word).

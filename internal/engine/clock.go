@@ -134,7 +134,7 @@ func (t *Tab) timedOut(c *clock, op string) *tabstate.TimeoutError {
 		terminate = t.terminateScript
 	}
 	te := tabstate.Timeout(c.limit, s.URL, cause, t.b.cfg.advice, terminate, t.b.terminateBound())
-	te.Op = op
+	te.Op, te.Milestones = op, s.Milestones
 	if te.Cause == tabstate.TimeoutUnknown && c.ran && c.err == nil {
 		te.Doing = unproven(c.probes, s.URL, op)
 	} else if te.Doing == te.Cause.Describe(s.URL) {
