@@ -44,6 +44,15 @@ lint:
 	$(STATICCHECK) ./...
 	@for m in $(MODULES); do (cd $$m && echo "staticcheck in $$m" && $(STATICCHECK) ./...) || exit 1; done
 	GO=$(GO) $(GO) run ./internal/cmd/apicheck $(API)
+	@GO=$(GO) bash scripts/adopt-versions
+
+# adopt-versions checks that adopting the root module, chromedpguard,
+# chromedp015guard or otelguard moves none of a program's requirements: a
+# program pinning the oldest releases they support keeps every version (a
+# second or two with a warm module cache, so make lint runs it too).
+.PHONY: adopt-versions
+adopt-versions:
+	@GO=$(GO) bash scripts/adopt-versions
 
 # api records the exported API of the API packages in api/, after an
 # addition or a deliberate break.
