@@ -68,11 +68,14 @@ func (t *Tab) busy(ctx context.Context) (tabstate.TimeoutCause, tabstate.Probes,
 // tell why a call on the page at url did not answer: what did answer, and
 // what did not, in the time they had.
 func unproven(p tabstate.Probes, url, op string) string {
-	op = opName(op)
+	what := "the " + opName(op)
+	if op == OpWait {
+		what = "an evaluate" // a wait asks the page nothing of its own
+	}
 	had := "in the " + p.Window.Round(time.Millisecond).String() + " its probes had before the deadline"
 	needs := p.Due.Round(time.Millisecond).String()
 	if p.Browser == nil {
-		return "page " + tabstate.ShownURL(url) + " answered neither the " + op + " nor an interrupt (Performance.getMetrics) " + had +
+		return "page " + tabstate.ShownURL(url) + " answered neither " + what + " nor an interrupt (Performance.getMetrics) " + had +
 			", though the browser process did: too little time to tell a busy script from a hung renderer, which takes " + needs
 	}
 	return "nothing answered " + had + ", not even the browser process (Browser.getVersion): too little time to tell " +
