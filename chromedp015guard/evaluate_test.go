@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard/chromedp015guard"
+	"github.com/tabguard/tabguard/internal/faultrows"
 )
 
 // TestEvaluateTakesExpressions: Evaluate takes what chromedp.Evaluate
@@ -18,31 +19,12 @@ import (
 func TestEvaluateTakesExpressions(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, nil)
-	tests := []struct {
-		name string
-		js   string
-		args []any
-		want any
-	}{
-		{"expression", `document.title`, nil, "ok"},
-		{"comparison", `document.readyState === "complete"`, nil, true},
-		{"expression and semicolon", "document.title;\n", nil, "ok"},
-		{"expression and line comment", `document.title // the title`, nil, "ok"},
-		{"promise", `new Promise(r => setTimeout(() => r(7), 10))`, nil, 7.0},
-		{"await", `await new Promise(r => setTimeout(() => r(8), 10)) + 1`, nil, 9.0},
-		{"called arrow", `(() => 6 * 7)()`, nil, 42.0},
-		{"function", `function () { return document.title }`, nil, "ok"},
-		{"function with args", `function (a, b) { return a * b }`, []any{6, 7}, 42.0},
-		{"arrow", `() => document.querySelector("p").textContent`, nil, "héllo"},
-		{"arrow with args", `(a, b) => a + b`, []any{40, 2}, 42.0},
-		{"async arrow with args", `async (sel) => document.querySelector(sel).textContent`, []any{"p"}, "héllo"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
+	for _, tt := range faultrows.EvaluateRows {
+		t.Run(tt.Name, func(t *testing.T) {
 			var got any
-			require.NoError(t, f.run(t, chromedp015guard.Evaluate(f.w, tt.js, &got, tt.args...)))
-			if got != tt.want {
-				t.Errorf("Evaluate(%q) = %#v; want %#v", tt.js, got, tt.want)
+			require.NoError(t, f.run(t, chromedp015guard.Evaluate(f.w, tt.JS, &got, tt.Args...)))
+			if got != tt.Want {
+				t.Errorf("Evaluate(%q) = %#v; want %#v", tt.JS, got, tt.Want)
 			}
 		})
 	}
