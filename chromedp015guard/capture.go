@@ -21,7 +21,7 @@ var ErrCaptureTooLarge = tabstate.ErrCaptureTooLarge
 const DefaultMaxCapturePixels = tabstate.DefaultMaxCapturePixels
 
 // DefaultPDFChunk is how many bytes of a PDF each read asks the browser
-// for when Options.PDFChunk is zero: 1 MiB.
+// for when Options.PDFChunk is zero: 64 KiB.
 const DefaultPDFChunk = tabstate.DefaultPDFChunk
 
 // maxCapturePixels names the bound of a full-page screenshot in errors.
