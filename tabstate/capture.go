@@ -18,8 +18,8 @@ const DefaultMaxCapturePixels = 1 << 26
 
 // DefaultPDFChunk is how many bytes of a PDF each IO.read asks Chrome for
 // when the options give no size: 64 KiB. On a 10 MB PDF it holds the Go
-// heap's peak to that of a program reading 32 KiB chunks (2.6 MiB above
-// the collected heap, against 9 MiB with 1 MiB chunks) in the same time
+// heap's peak to that of a program reading 32 KiB chunks (2.7 MiB above a
+// collected heap, against 6 to 9 MiB with 1 MiB chunks) in the same time
 // on a local browser; a browser far away costs a round trip a read, and
 // reads a large PDF quicker in larger chunks. Chrome's own default is
 // 10 MiB a read, and a PDF taken in one message arrives whole, base64
