@@ -113,7 +113,7 @@ func BenchmarkScreenshot(b *testing.B) {
 // BenchmarkPDF compares a PDF taken in one CDP message (Page.printToPDF
 // with its default transfer mode, the document base64 encoded in the
 // reply, as rod's proto call gives it) with Watcher.PDFTo, which streams it
-// a chunk a read (IO.read, 1 MiB) into io.Discard; and, to tell Chrome's
+// a chunk a read (IO.read, Options.PDFChunk, 64 KiB by default) into io.Discard; and, to tell Chrome's
 // share of the difference from the library's, with the same stream read by
 // rod's proto calls alone (its IO.close after the timed part, as PDFTo
 // closes in the background). Two pages of 50 printed pages: page=doc, the
@@ -217,7 +217,7 @@ func benchPDF(b *testing.B, page *rod.Page) {
 }
 
 // readPDFStream prints page to PDF as a stream and reads it to its end,
-// 1 MiB a read, with rod's proto calls alone; it returns the stream's
+// DefaultPDFChunk a read, with rod's proto calls alone; it returns the stream's
 // handle, still open.
 func readPDFStream(b *testing.B, page *rod.Page) proto.IOStreamHandle {
 	res, err := proto.PagePrintToPDF{TransferMode: proto.PagePrintToPDFTransferModeReturnAsStream}.Call(page)

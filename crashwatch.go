@@ -19,8 +19,13 @@ var ErrWatcherClosed = tabstate.ErrWatcherClosed
 // Options configures a [Watcher] or a [BrowserWatcher]. A nil *Options means
 // all defaults.
 type Options struct {
-	// EvalTimeout bounds each Eval, DOM, Do, Navigate, Reload and
-	// HandleDialog call; zero means DefaultEvalTimeout.
+	// EvalTimeout bounds each Eval, DOM, Do, Wait, Navigate, Reload and
+	// HandleDialog call whose context has no deadline; zero means
+	// DefaultEvalTimeout. A context's deadline governs the call it is
+	// given, sooner or later than EvalTimeout, as database/sql takes a
+	// query's bound from its context, and its end answers the same
+	// [*TimeoutError], with its cause. Watch's start is bounded by
+	// EvalTimeout whatever its context.
 	EvalTimeout time.Duration
 	// Patience is how long the watcher waits, at least, for the browser or
 	// the page to answer before the absence of an answer means something:

@@ -53,8 +53,8 @@ func ExampleWatcher_Recover() {
 		return
 	}
 	defer w.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	// No deadline of the context's: Options.EvalTimeout bounds each call.
+	ctx := context.Background()
 
 	// A script of the page's holds its main thread: the screenshot answers
 	// at its deadline, saying so.

@@ -47,7 +47,7 @@ func (w *Watcher) Reload(ctx context.Context) error { return w.t.Reload(ctx) }
 // when calls on the tab are refused and cond does not hold: it returns the
 // state with the [*BlockedError] (a crash, a failed load, a dialog, a closed
 // tab), as [Watcher.Blocked] would. It is bounded as every call is: at
-// ctx's deadline or the eval timeout, whichever comes first, it answers a
+// ctx's deadline, or the eval timeout when ctx has none, it answers a
 // [*TimeoutError] (Op "wait") that says what the tab was doing, the
 // milestones its document reached (TimeoutError.Milestones) and the ones
 // it did not, and says so when one will not come: Chrome reports first

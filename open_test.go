@@ -148,8 +148,10 @@ func TestOpenWhenTheAttachIsNotAnswered(t *testing.T) {
 	bw := watchBrowser(t, w.browser(t), nil)
 
 	done := make(chan error, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
 	go func() {
-		_, err := bw.Open(testbrowser.Context(t, time.Second), "")
+		_, err := bw.Open(ctx, "")
 		done <- err
 	}()
 	var err error

@@ -18,8 +18,8 @@ import (
 // w.Eval(ctx, `(a, b) => a + b`, 1, 2).
 //
 // It refuses up front with the [*BlockedError] of [Watcher.Blocked], making no
-// CDP call. Otherwise it evaluates with the deadline of [EvalWithTimeout]
-// (Options.EvalTimeout) and returns early with ErrTabCrashed the moment the
+// CDP call. Otherwise it evaluates within ctx's deadline, or
+// Options.EvalTimeout when ctx has none, and returns early with ErrTabCrashed the moment the
 // renderer dies, ErrDialogOpen when a JavaScript dialog opens, ErrPaused
 // when the debugger pauses the page, ErrNavigated when the page navigates
 // away under the eval, ErrTabClosed when the tab closes, ErrBrowserGone when

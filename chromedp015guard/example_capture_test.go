@@ -78,8 +78,8 @@ func ExampleWatcher_Recover() {
 		return
 	}
 	defer closeTab()
-	ctx, cancel := context.WithTimeout(tab, 30*time.Second)
-	defer cancel()
+	// No deadline of the context's: Options.EvalTimeout bounds each call.
+	ctx := tab
 	w, err := chromedp015guard.Watch(tab, &chromedp015guard.Options{EvalTimeout: 2 * time.Second})
 	if err != nil {
 		fmt.Println(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard/chromedp015guard"
+	"github.com/tabguard/tabguard/internal/testctx"
 )
 
 // serveDownload starts a 127.0.0.1 server for t whose every path sends a
@@ -112,8 +113,8 @@ func knows(method string) bool {
 func TestGuardedTasksNameTheStep(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, &chromedp015guard.Options{EvalTimeout: 3 * time.Second})
-	ctx, cancel := context.WithTimeout(f.tab, 20*time.Second)
-	defer cancel()
+	// No deadline of the context's: the eval timeout bounds the call.
+	ctx := testctx.Within(t, f.tab, 20*time.Second)
 	err := chromedp.Run(ctx, chromedp015guard.Guard(f.w, chromedp.Tasks{
 		chromedp.Navigate(f.srv.URL),
 		chromedp.WaitReady("body"),

@@ -3,6 +3,7 @@ package chromedp015guard_test
 import (
 	"context"
 	"fmt"
+	"github.com/tabguard/tabguard/internal/testctx"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -24,11 +25,11 @@ func serve(t *testing.T) *httptest.Server {
 	return srv
 }
 
-// within returns a context that ends after d or when t ends.
+// within returns a context that ends after d or when t ends, with no
+// deadline of its own (testctx.Within): a watcher's call under it is
+// bounded by the watcher's eval timeout.
 func within(t *testing.T, d time.Duration) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	t.Cleanup(cancel)
-	return ctx
+	return testctx.Within(t, context.Background(), d)
 }
 
 // fixture is a tab of the shared browser, loaded at a fresh server's "/",

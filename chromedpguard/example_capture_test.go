@@ -56,8 +56,8 @@ func ExampleWatcher_PDFTo() {
 func ExampleWatcher_Recover() {
 	tab, url, done := exampleTab(`<title>Feed</title><p>42 new</p>`)
 	defer done()
-	ctx, cancel := context.WithTimeout(tab, 30*time.Second)
-	defer cancel()
+	// No deadline of the context's: Options.EvalTimeout bounds each call.
+	ctx := tab
 	w, err := chromedpguard.Watch(tab, &chromedpguard.Options{EvalTimeout: 2 * time.Second})
 	if err != nil {
 		fmt.Println(err)

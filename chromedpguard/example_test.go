@@ -160,8 +160,8 @@ func ExampleWatcher_HandleDialog() {
 func ExampleTimeoutError() {
 	tab, url, done := exampleTab(`<title>Orders</title>`)
 	defer done()
-	ctx, cancel := context.WithTimeout(tab, 30*time.Second)
-	defer cancel()
+	// No deadline of the context's: Options.EvalTimeout bounds each call.
+	ctx := tab
 	w, err := chromedpguard.Watch(tab, &chromedpguard.Options{EvalTimeout: 2 * time.Second, TerminateOnTimeout: true})
 	if err != nil {
 		fmt.Println(err)

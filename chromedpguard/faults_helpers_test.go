@@ -32,7 +32,9 @@ func (f *fixture) hang(t *testing.T) {
 	// The target shows the URL before the renderer stops: wait until an
 	// evaluate gets no answer.
 	eventually(t, "the renderer to stop answering", func() bool {
-		_, err := chromedp.Run(f.tabWithin(t, 300*time.Millisecond), chromedp.Evaluate[int](`1`))
+		ctx, cancel := context.WithTimeout(f.tab, 300*time.Millisecond)
+		defer cancel()
+		_, err := chromedp.Run(ctx, chromedp.Evaluate[int](`1`))
 		return errors.Is(err, context.DeadlineExceeded)
 	})
 }

@@ -3,6 +3,7 @@ package chromedpguard_test
 import (
 	"context"
 	"fmt"
+	"github.com/tabguard/tabguard/internal/testctx"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -93,18 +94,16 @@ func newFixture(t *testing.T, browser context.Context, path string, opts *chrome
 	return f
 }
 
-// within returns a context that ends after d or when t ends.
+// within returns a context that ends after d or when t ends, with no
+// deadline of its own (testctx.Within): a watcher's call under it is
+// bounded by the watcher's eval timeout.
 func within(t testing.TB, d time.Duration) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	t.Cleanup(cancel)
-	return ctx
+	return testctx.Within(t, context.Background(), d)
 }
 
 // tabWithin is within for chromedp calls: derived from the tab's context.
 func (f *fixture) tabWithin(t testing.TB, d time.Duration) context.Context {
-	ctx, cancel := context.WithTimeout(f.tab, d)
-	t.Cleanup(cancel)
-	return ctx
+	return testctx.Within(t, f.tab, d)
 }
 
 // runJS evaluates expression on the tab with chromedp directly, bypassing

@@ -46,7 +46,7 @@ func (w *Watcher) Reload(ctx context.Context) error { return w.t.Reload(ctx) }
 // waits for the page's load event after [Watcher.Navigate]. Wait stops early
 // when calls on the tab are refused and cond does not hold, returning the
 // state with the [*BlockedError]. It is bounded as every call is: at
-// ctx's deadline or the eval timeout, whichever comes first, it answers a
+// ctx's deadline, or the eval timeout when ctx has none, it answers a
 // [*TimeoutError] (Op "wait") that says what the tab was doing, the
 // milestones its document reached (TimeoutError.Milestones) and the ones
 // it did not, and says so when one will not come: Chrome reports first

@@ -9,8 +9,9 @@ import (
 	"github.com/tabguard/tabguard/tabstate"
 )
 
-// clock is a call's deadline: the sooner of the eval timeout and the
-// caller's own deadline. One timer serves it: shortly before the deadline
+// clock is a call's deadline: the caller's own, when its context has one,
+// or else the eval timeout, as database/sql's calls take theirs from
+// their context. One timer serves it: shortly before the deadline
 // it asks the page why the call has not answered (the busy probes), and at
 // the deadline it cuts the call short with a [*tabstate.TimeoutError]
 // (the caller's own deadline ends the call by itself). The probes start
@@ -24,7 +25,7 @@ type clock struct {
 	timer    *time.Timer
 	limit    time.Duration // the time the call has
 	deadline time.Time
-	callers  bool // the caller's deadline comes first
+	callers  bool // the caller's deadline governs
 	probe    bool // ask the page why, before the deadline
 	wg       sync.WaitGroup
 
@@ -49,9 +50,9 @@ func (t *Tab) arm(ctx context.Context, call *inflight, probe bool) {
 	now := time.Now()
 	c.limit, c.probe, c.err = t.timeout, probe, errNotProbed
 	c.deadline = now.Add(c.limit)
-	if d, ok := ctx.Deadline(); ok && d.Sub(now) < c.limit {
-		// The caller's deadline comes first: the limit reported is the
-		// time the call had, to the millisecond.
+	if d, ok := ctx.Deadline(); ok {
+		// The caller's deadline governs: the limit reported is the time
+		// the call had, to the millisecond.
 		c.deadline, c.callers = d, true
 		c.limit = max(d.Sub(now), 0).Round(time.Millisecond)
 	}

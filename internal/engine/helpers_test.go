@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/tabguard/tabguard/internal/testctx"
 	"strings"
 	"testing"
 	"time"
@@ -81,11 +82,11 @@ func startOn(t testing.TB, f *enginetest.Fake, cfg engine.Config) *fixture {
 	return &fixture{f: f, b: b, tab: tab}
 }
 
-// deadline is a context that ends before the test's own deadline would.
+// deadline is a context that ends before the test's own deadline would,
+// with no deadline of its own (testctx.Within): a call under it is bounded
+// by the eval timeout.
 func deadline(t testing.TB) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	t.Cleanup(cancel)
-	return ctx
+	return testctx.Within(t, context.Background(), 10*time.Second)
 }
 
 // answer makes method answer result.

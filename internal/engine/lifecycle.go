@@ -262,7 +262,7 @@ func (t *Tab) wait(ctx context.Context, cond func(tabstate.State) bool) (tabstat
 	}
 	te := t.timedOut(&call.clock, OpWait)
 	s = t.State()
-	te.Doing, te.Milestones = waited(te.Doing, s), s.Milestones
+	te.Doing, te.Milestones = waited(te.Doing, s, te.Cause), s.Milestones
 	t.logf("tabguard: wait timed out", te)
 	return s, te
 }

@@ -44,12 +44,15 @@ func (t *Tab) enableLifecycleLater() {
 }
 
 // waited completes doing, what a tab whose wait ran out of time was
-// doing, with how far its document got: the milestones it reached and the
-// ones it did not, and, when its state shows that one will not come,
-// why. Chrome reports first meaningful paint when the network of a
-// document that painted grows almost idle, or never (measured on Chromium
-// 156: a page that paints only after its network went quiet has none).
-func waited(doing string, s tabstate.State) string {
+// doing (cause), with how far its document got: the milestones Chrome
+// reported for it and the ones it did not, and, when the page answers and
+// its state shows that one will not come, why. Chrome reports first
+// meaningful paint when the network of a document that painted grows
+// almost idle, or never (measured on Chromium 156: a page that paints only
+// after its network went quiet has none). A page whose script holds its
+// main thread sends no milestone it reaches meanwhile, so there the list
+// is what Chrome had reported, and nothing is said of what will come.
+func waited(doing string, s tabstate.State, cause tabstate.TimeoutCause) string {
 	if !s.Committed {
 		return doing
 	}
@@ -75,14 +78,14 @@ func waited(doing string, s tabstate.State) string {
 	var b strings.Builder
 	b.WriteString(doing)
 	if len(reached) == 0 {
-		b.WriteString(", and its document reached no milestone")
+		b.WriteString(", and Chrome had reported no milestone of its document: it is still loading")
 		return b.String()
 	}
-	b.WriteString(", and its document reached " + list(reached, "and"))
+	b.WriteString(", and Chrome had reported its document's " + list(reached, "and"))
 	if len(missing) > 0 {
 		b.WriteString(", not " + list(missing, "or"))
 	}
-	if s.Reached(tabstate.NetworkAlmostIdle) && !s.Reached(tabstate.FirstMeaningfulPaint) {
+	if cause == tabstate.TimeoutUnsettled && s.Reached(tabstate.NetworkAlmostIdle) && !s.Reached(tabstate.FirstMeaningfulPaint) {
 		b.WriteString(": Chrome reports first meaningful paint as the network grows almost idle after a meaningful paint," +
 			" so this document will not have one")
 	}

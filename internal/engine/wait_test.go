@@ -45,3 +45,38 @@ func TestWaitTimesOut(t *testing.T) {
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.False(t, errors.As(err, &te), "a canceled wait did not run out of time: %v", err)
 }
+
+// TestCallersDeadlineGoverns holds the rule of every call's bound: a
+// context with a deadline is bounded by it, later than the eval timeout
+// too; the eval timeout bounds a call whose context has none.
+func TestCallersDeadlineGoverns(t *testing.T) {
+	const timeout = 100 * time.Millisecond
+	fx := setup(t, enginetest.EventsFirst, engine.Config{EvalTimeout: timeout})
+	long, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	release := make(chan struct{})
+	time.AfterFunc(3*timeout, func() { close(release) })
+	err := fx.tab.Do(long, "", func(ctx context.Context) error {
+		select {
+		case <-release:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	})
+	require.NoError(t, err, "a call with a later deadline than the eval timeout")
+
+	var te *tabstate.TimeoutError
+	err = fx.tab.Do(deadline(t), "", hang)
+	require.ErrorAs(t, err, &te, "a call whose context has no deadline")
+	assert.Equal(t, timeout, te.Limit)
+
+	fx.f.Push(enginetest.Page(sess, tabstate.LifecycleEvent{FrameID: target, LoaderID: "L", Name: "networkIdle"}))
+	held := func(s tabstate.State) bool { return s.Reached(tabstate.NetworkIdle) }
+	time.AfterFunc(3*timeout, func() {
+		fx.f.Push(enginetest.Page(sess, tabstate.LifecycleEvent{FrameID: target, LoaderID: "L", Name: "DOMContentLoaded"}))
+	})
+	_, err = fx.tab.Wait(long, func(s tabstate.State) bool { return held(s) && s.Reached(tabstate.DOMContentLoaded) })
+	require.NoError(t, err, "a wait with a later deadline than the eval timeout")
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tabguard/tabguard/internal/engine"
+	"github.com/tabguard/tabguard/internal/testctx"
 	"github.com/tabguard/tabguard/tabstate"
 )
 
@@ -94,8 +95,9 @@ func Messages(t testing.TB) []Call {
 	})
 	f.Attach(b)
 	defer b.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	// The scenario's bound, with no deadline of its own: each call is
+	// bounded by the eval timeout.
+	ctx := testctx.Within(t, context.Background(), 10*time.Second)
 	check := func(what string, err error) {
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)

@@ -79,7 +79,7 @@ var WaitRows = []WaitRow{
 	{Name: "never painted", Path: "/unpainted", Want: tabstate.FirstMeaningfulPaint,
 		Cause:      tabstate.TimeoutUnsettled,
 		Milestones: tabstate.DOMContentLoaded | tabstate.NetworkAlmostIdle | tabstate.NetworkIdle,
-		Doing: []string{"answers, but the wait never finished", "reached DOMContentLoaded, the load event, network almost idle and network idle",
+		Doing: []string{"answers, but the wait never finished", "reported its document's DOMContentLoaded, the load event, network almost idle and network idle",
 			"not first contentful paint or first meaningful paint", "so this document will not have one"}},
 	{Name: "busy script", Path: "/looping", Want: tabstate.NetworkIdle,
 		Cause: tabstate.TimeoutBusyScript,

@@ -7,6 +7,7 @@ package testbrowser
 import (
 	"context"
 	"fmt"
+	"github.com/tabguard/tabguard/internal/testctx"
 	"net"
 	"os"
 	"path/filepath"
@@ -284,12 +285,12 @@ func NewPage(t testing.TB, b *Browser) *rod.Page {
 
 // Context returns a context that ends after d or when t ends, whichever is
 // first: every browser call in a test runs under one, so a bug fails the
-// test instead of stalling the run.
+// test instead of stalling the run. It has no deadline of its own
+// (testctx.Within), so a watcher's call under it is bounded by the
+// watcher's eval timeout.
 func Context(t testing.TB, d time.Duration) context.Context {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	t.Cleanup(cancel)
-	return ctx
+	return testctx.Within(t, context.Background(), d)
 }
 
 // DeadURL returns an http URL on 127.0.0.1 at a port nothing listens on, so

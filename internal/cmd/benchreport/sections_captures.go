@@ -40,7 +40,7 @@ var captureSections = []section{{
 	title: "Captures: PDF streamed or in one message",
 	how: "A PDF of 50 printed pages taken in one CDP message (`proto.PagePrintToPDF{}.Call(page)`, Chrome's " +
 		"default transfer mode: the whole document base64 encoded in the reply) against `Watcher.PDFTo(ctx, " +
-		"io.Discard, nil)`, which asks for a stream and reads it 1 MiB at a time (`IO.read`); and, to tell " +
+		"io.Discard, nil)`, which asks for a stream and reads it `Options.PDFChunk` (64 KiB by default) at a time (`IO.read`); and, to tell " +
 		"Chrome's share of the difference from the library's, the same stream read with rod's proto calls " +
 		"alone (\"rod stream\", its `IO.close` after the timed part, as PDFTo closes in the background). The " +
 		"same tab in front, one PDF of each kind per iteration, in rotating order. Two pages: doc, text and CSS " +
