@@ -31,8 +31,10 @@ const (
 	// TimeoutBusyScript: JavaScript held the page's main thread.
 	TimeoutBusyScript
 	// TimeoutHung: the renderer answered nothing, not even an interrupt: a
-	// JavaScript dialog that opened before the watcher did holds it, or it
-	// hangs outside JavaScript.
+	// JavaScript dialog that opened before the watcher did holds it, it
+	// hangs outside JavaScript, or it died and Chrome has not reported the
+	// crash yet (measured: about 5 s late on a Chrome whose output pipe
+	// the program closed, as chromedp's default allocator does).
 	TimeoutHung
 	// TimeoutSilent: nothing answered, not even the browser process: the
 	// connection went silent, or the machine is too loaded to answer.
@@ -100,7 +102,8 @@ func (c TimeoutCause) describe(url, pending string) string {
 		return "busy running script on committed page " + url
 	case TimeoutHung:
 		return "renderer of page " + url + " answers nothing, not even an interrupt: a JavaScript dialog " +
-			"opened before the watcher did, or the renderer hangs outside JavaScript"
+			"opened before the watcher did, or the renderer hangs outside JavaScript, or it died and Chrome has not " +
+			"reported the crash yet"
 	case TimeoutSilent:
 		return "nothing answered, not even the browser process (Browser.getVersion): the connection may have " +
 			"gone silent, as behind a proxy that stopped forwarding, or the machine is too loaded to answer"

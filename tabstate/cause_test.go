@@ -51,7 +51,7 @@ func TestTimeoutErrorProblem(t *testing.T) {
 	te := &tabstate.TimeoutError{Limit: 600 * time.Millisecond, Cause: tabstate.TimeoutHung,
 		Doing: tabstate.TimeoutHung.Describe(url), Advice: "close the tab with Watcher.CloseTab and open a new one"}
 	assert.Equal(t, "eval timed out after 600ms (renderer of page "+url+" answers nothing, not even an interrupt: "+
-		"a JavaScript dialog opened before the watcher did, or the renderer hangs outside JavaScript)", te.Problem())
+		"a JavaScript dialog opened before the watcher did, or the renderer hangs outside JavaScript, or it died and Chrome has not reported the crash yet)", te.Problem())
 	assert.Equal(t, te.Problem()[:len(te.Problem())-1]+": close the tab with Watcher.CloseTab and open a new one)", te.Error())
 	assert.ErrorIs(t, te, tabstate.ErrEvalTimeout)
 	assert.ErrorIs(t, te, context.DeadlineExceeded)
