@@ -37,7 +37,7 @@ const (
 )
 
 // HandleDialog accepts or dismisses the tab's JavaScript dialog, typing
-// promptText into a prompt that is accepted, within Options.EvalTimeout. It
+// promptText into a prompt that is accepted, within ctx's deadline, or Options.EvalTimeout. It
 // handles a dialog that opened before Watch too. Once it returns, the
 // dialog no longer refuses calls. With no dialog open it returns
 // [ErrNoDialog] at once; a closed tab or a lost browser gives their

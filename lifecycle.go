@@ -3,7 +3,7 @@ package tabguard
 import "context"
 
 // Navigate loads url in the tab and returns once the main frame has
-// committed the new document, within Options.EvalTimeout. It works on a
+// committed the new document, within ctx's deadline, or Options.EvalTimeout. It works on a
 // crashed tab and on one whose last load failed: it is how they recover.
 //
 // A load that fails gives [ErrNoDocument] naming the network error, and a
@@ -30,7 +30,7 @@ import "context"
 func (w *Watcher) Navigate(ctx context.Context, url string) error { return w.t.Navigate(ctx, url) }
 
 // Reload reloads the tab from the browser side and returns once the new
-// document has committed, within Options.EvalTimeout, with the errors of
+// document has committed, within ctx's deadline, or Options.EvalTimeout, with the errors of
 // [Watcher.Navigate]. Unlike rod's page.Reload, which runs JavaScript, it
 // works on a crashed tab, one whose load failed, or one whose script is busy.
 // A crashed tab loads the URL it had again: a renderer that died after its

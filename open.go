@@ -10,7 +10,7 @@ import (
 )
 
 // Open opens a new tab, watches it and, when url is not empty, loads url in
-// it as [Watcher.Navigate] does, within ctx and Options.EvalTimeout. Once
+// it as [Watcher.Navigate] does, within ctx's deadline, or Options.EvalTimeout. Once
 // the tab exists it returns its Watcher, also with the load's error: a
 // failed load leaves the tab open, refused with the reason. A URL that
 // Options.URLs does not allow gives [ErrURLBlocked], and no tab.

@@ -54,7 +54,7 @@ func (w *Watcher) Eval(ctx context.Context, js string, args ...any) (*proto.Runt
 
 // Do runs fn under the guard of [Watcher.Eval], for CDP calls other than an
 // eval, such as proto.InputDispatchMouseEvent: it refuses a tab that cannot
-// answer without calling fn, bounds fn by Options.EvalTimeout, and cuts it
+// answer without calling fn, bounds fn by ctx's deadline, or Options.EvalTimeout, and cuts it
 // short when the renderer dies, a dialog opens or the tab closes, with the
 // same errors as Eval. fn must make its calls through the page it is given,
 // whose context carries the deadline and the cut-off; a fn that ignores it

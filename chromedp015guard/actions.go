@@ -12,7 +12,7 @@ import (
 
 // Guard returns an action that runs a under w's guard, for chromedp.Run on
 // the watched tab: refused up front when the tab cannot answer, bounded by
-// Options.EvalTimeout, and cut short when the renderer dies, a dialog
+// ctx's deadline, or Options.EvalTimeout, and cut short when the renderer dies, a dialog
 // opens, the tab closes or the browser goes away, with the errors of
 // [Watcher.Eval]:
 //
@@ -20,7 +20,7 @@ import (
 //
 // The limit holds for the action's own waits too: an action that waits for
 // an element (chromedp.WaitVisible, chromedp.Nodes) gives up at
-// Options.EvalTimeout, with a timeout that says the action never finished.
+// that deadline, with a timeout that says the action never finished.
 // Run on another tab, it fails with [ErrInvalidArgument]. a finds w in its
 // ctx with [FromContext].
 //

@@ -3,7 +3,7 @@ package chromedp015guard
 import "context"
 
 // HandleDialog accepts or dismisses the tab's JavaScript dialog, typing
-// promptText into a prompt that is accepted, within Options.EvalTimeout.
+// promptText into a prompt that is accepted, within ctx's deadline, or Options.EvalTimeout.
 // Once it returns, the dialog no longer refuses calls. With no dialog open
 // it returns [ErrNoDialog] at once; a closed tab or a lost browser gives
 // their [*BlockedError].

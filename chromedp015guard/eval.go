@@ -18,7 +18,7 @@ import (
 // to the watched tab.
 //
 // It refuses up front with the [*BlockedError] of [Watcher.Blocked],
-// making no CDP call. Otherwise it evaluates under Options.EvalTimeout and
+// making no CDP call. Otherwise it evaluates within ctx's deadline, or Options.EvalTimeout and
 // returns early with ErrTabCrashed the moment the renderer dies,
 // ErrDialogOpen when a JavaScript dialog opens, ErrPaused when the debugger
 // pauses the page, ErrNavigated when the page navigates away under the
@@ -48,7 +48,7 @@ func (w *Watcher) Eval(ctx context.Context, js string, args ...any) (*runtime.Re
 
 // Do runs fn under the guard of [Watcher.Eval], for calls other than an
 // eval: it refuses a tab that cannot answer without calling fn, bounds fn
-// by Options.EvalTimeout, and cuts it short when the renderer dies, a
+// by ctx's deadline, or Options.EvalTimeout, and cuts it short when the renderer dies, a
 // dialog opens or the tab closes, with the same errors as Eval. ctx must be
 // the tab's chromedp context or one derived from it, and fn must make its
 // calls with the context it is given (chromedp.Run(ctx, ...)), which

@@ -3,7 +3,7 @@ package chromedp015guard
 import "context"
 
 // Navigate loads url in the tab and returns once the main frame has
-// committed the new document, within Options.EvalTimeout. It works on a
+// committed the new document, within ctx's deadline, or Options.EvalTimeout. It works on a
 // crashed tab and on one whose last load failed: it is how they recover.
 // Unlike chromedp.Navigate it does not wait for the load event; wait for
 // TabState.Loaded with [Watcher.Wait] when the whole page is needed.
@@ -31,7 +31,7 @@ func (w *Watcher) Navigate(ctx context.Context, url string) error { return w.t.N
 
 // Reload reloads the tab with Page.reload, which the browser side handles,
 // and returns once the new document has committed, within
-// Options.EvalTimeout, with the errors of [Watcher.Navigate]. It works on a
+// ctx's deadline, or Options.EvalTimeout, with the errors of [Watcher.Navigate]. It works on a
 // crashed tab, one whose load failed, or one whose script is busy. A
 // crashed tab loads the URL it had again: a renderer that died after its
 // page committed but before it loaded leaves Chrome's history at the entry

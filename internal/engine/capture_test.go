@@ -267,6 +267,19 @@ func TestPDFReadBounded(t *testing.T) {
 		assert.Equal(t, "PDF timed out after 300ms (the printed document was still being read): "+
 			"9 bytes of the PDF written, an incomplete document: discard them", err.Error())
 	})
+	t.Run("a later deadline of the caller's", func(t *testing.T) {
+		// The reads take longer than the eval timeout: the caller's
+		// deadline governs them, as it does the print.
+		const timeout = 100 * time.Millisecond
+		fx := setup(t, enginetest.EventsFirst, engine.Config{EvalTimeout: timeout})
+		reading(fx.f, doc, func(i int, r *enginetest.Reply) { r.Delay = timeout })
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		var out chunks
+		n, err := fx.tab.PDF(ctx, nil, &out)
+		require.NoError(t, err)
+		assert.Equal(t, int64(len(strings.Join(doc, ""))), n)
+	})
 	t.Run("Close", func(t *testing.T) {
 		fx := setup(t, enginetest.EventsFirst, engine.Config{})
 		reading(fx.f, doc, func(i int, r *enginetest.Reply) {

@@ -48,14 +48,8 @@ var errNotProbed = errors.New("not probed")
 func (t *Tab) arm(ctx context.Context, call *inflight, probe bool) {
 	c := &call.clock
 	now := time.Now()
-	c.limit, c.probe, c.err = t.timeout, probe, errNotProbed
-	c.deadline = now.Add(c.limit)
-	if d, ok := ctx.Deadline(); ok {
-		// The caller's deadline governs: the limit reported is the time
-		// the call had, to the millisecond.
-		c.deadline, c.callers = d, true
-		c.limit = max(d.Sub(now), 0).Round(time.Millisecond)
-	}
+	c.probe, c.err = probe, errNotProbed
+	c.limit, c.deadline, c.callers = t.bound(ctx, now)
 	at := c.deadline.Sub(now)
 	if probe {
 		// Two windows, so that a timer that fires late on a loaded
@@ -65,6 +59,16 @@ func (t *Tab) arm(ctx context.Context, call *inflight, probe bool) {
 	}
 	c.wg.Add(1)
 	c.timer = time.AfterFunc(at, func() { t.tick(call) })
+}
+
+// bound is the time a call made at now under ctx has, and when that
+// ends: ctx's deadline when it has one (callers), the limit being the time
+// to it, to the millisecond; else the eval timeout.
+func (t *Tab) bound(ctx context.Context, now time.Time) (limit time.Duration, deadline time.Time, callers bool) {
+	if d, ok := ctx.Deadline(); ok {
+		return max(d.Sub(now), 0).Round(time.Millisecond), d, true
+	}
+	return t.timeout, now.Add(t.timeout), false
 }
 
 // tick runs when the timer fires: the probes, if asked for, and the cut at

@@ -80,14 +80,10 @@ func (t *Tab) pdf(ctx context.Context, params map[string]json.RawMessage, w io.W
 	return n, err
 }
 
-// deadline is the time a call made now has, as its clock reckons it (the
-// eval timeout, or less to the caller's deadline), and when that ends.
+// deadline is the time a call made now has, as its clock reckons it
+// (bound), and when that ends.
 func (t *Tab) deadline(ctx context.Context) (time.Duration, time.Time) {
-	now := time.Now()
-	limit, due := t.timeout, now.Add(t.timeout)
-	if d, ok := ctx.Deadline(); ok && d.Before(due) {
-		limit, due = max(d.Sub(now), 0).Round(time.Millisecond), d
-	}
+	limit, due, _ := t.bound(ctx, time.Now())
 	return limit, due
 }
 
