@@ -188,6 +188,42 @@ func TestPDFReadAfterCrash(t *testing.T) {
 	assert.ErrorIs(t, err, tabguard.ErrTabCrashed, "the next call")
 }
 
+// TestPDFUnderALaterDeadline: a PDF whose caller gives it a deadline later
+// than the eval timeout has that deadline for its reads too: a writer that
+// takes longer than the eval timeout gets the whole document.
+func TestPDFUnderALaterDeadline(t *testing.T) {
+	t.Parallel()
+	srv := faultrows.CapturesServer(t)
+	const chunk, timeout = 8 << 10, time.Second
+	_, w := captureTab(t, dedicated(t), srv, "/doc?pages=100", &tabguard.Options{PDFChunk: chunk, EvalTimeout: timeout})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	want, err := w.PDF(ctx, nil)
+	require.NoError(t, err)
+	require.Greater(t, len(want), 4*chunk, "a document of many reads")
+
+	// Each write waits half the eval timeout: the reads outlast it.
+	out := &slowWriter{pause: timeout / 2}
+	n, err := w.PDFTo(ctx, out, nil)
+	require.NoError(t, err, "the caller's deadline governs the reads")
+	assert.Equal(t, int64(len(want)), n)
+	assert.Equal(t, len(want), out.Len(), "whole")
+	assert.Greater(t, out.writes, 4, "the writes outlast the eval timeout")
+}
+
+// slowWriter is a buffer whose every write waits pause first.
+type slowWriter struct {
+	bytes.Buffer
+	pause  time.Duration
+	writes int
+}
+
+func (w *slowWriter) Write(p []byte) (int, error) {
+	time.Sleep(w.pause)
+	w.writes++
+	return w.Buffer.Write(p)
+}
+
 // A full-page screenshot of a page over Options.MaxCapturePixels is
 // refused before it is painted, naming the size and the bound; the
 // viewport still answers, and a 30,000 px page fits the default bound.
