@@ -194,7 +194,7 @@ func TestPDFReadAfterCrash(t *testing.T) {
 func TestPDFUnderALaterDeadline(t *testing.T) {
 	t.Parallel()
 	srv := faultrows.CapturesServer(t)
-	const chunk, timeout = 8 << 10, time.Second
+	const chunk, timeout = 16 << 10, time.Second
 	_, w := captureTab(t, dedicated(t), srv, "/doc?pages=100", &tabguard.Options{PDFChunk: chunk, EvalTimeout: timeout})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
