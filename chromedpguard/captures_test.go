@@ -166,21 +166,6 @@ func TestPDFCrashed(t *testing.T) {
 	require.NoError(t, err, "the tab answers")
 }
 
-// crashingWriter keeps what it is handed, and crashes the tab's renderer
-// (crash) as it takes the first chunk, once the watcher knows of the crash.
-type crashingWriter struct {
-	bytes.Buffer
-	writes int
-	crash  func()
-}
-
-func (w *crashingWriter) Write(p []byte) (int, error) {
-	if w.writes++; w.writes == 1 {
-		w.crash()
-	}
-	return w.Buffer.Write(p)
-}
-
 // A renderer that dies while a printed document is read cuts nothing
 // short: the stream is the browser's, and the PDF is whole (as long as the
 // same page's PDF printed before, and ending in %%EOF) and answers nil.
@@ -196,14 +181,11 @@ func TestPDFReadAfterCrash(t *testing.T) {
 	require.NoError(t, err)
 	require.Greater(t, len(want), 4*chunk, "a document of many reads")
 
-	out := &crashingWriter{crash: func() { f.crash(t) }}
+	out := &faultrows.CrashingWriter{Crash: func() { f.crash(t) }}
 	n, err := f.w.PDFTo(ctx, out, nil)
 	require.NoError(t, err, "the document was printed before the crash")
-	assert.Equal(t, int64(out.Len()), n)
-	assert.Equal(t, len(want), out.Len(), "whole: as long as the PDF printed before the crash")
-	assert.True(t, bytes.HasPrefix(out.Bytes(), []byte("%PDF-")), "a PDF")
-	assert.Contains(t, string(bytes.TrimSpace(out.Bytes()[max(out.Len()-32, 0):])), "%%EOF", "whole")
-	assert.Greater(t, out.writes, 4, "read after the crash")
+	faultrows.CheckWholePDF(t, want, out.Bytes(), n)
+	assert.Greater(t, out.Writes, 4, "read after the crash")
 	_, err = f.w.Eval(ctx, `() => 1`)
 	assert.ErrorIs(t, err, chromedpguard.ErrTabCrashed, "the next call")
 }

@@ -1,6 +1,7 @@
 package faultrows
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -67,4 +68,40 @@ func AllAtOnce(calls map[string]func() error) map[string]error {
 	}
 	wg.Wait()
 	return errs
+}
+
+// CrashingWriter keeps what it is handed, and calls Crash, which crashes
+// the tab's renderer and waits until its watcher knows, as it takes the
+// first chunk: a PDF read through it is read on after the crash.
+type CrashingWriter struct {
+	bytes.Buffer
+	// Writes counts the chunks written.
+	Writes int
+	Crash  func()
+}
+
+// Write calls Crash on the first chunk, then keeps p.
+func (w *CrashingWriter) Write(p []byte) (int, error) {
+	if w.Writes++; w.Writes == 1 {
+		w.Crash()
+	}
+	return w.Buffer.Write(p)
+}
+
+// CheckWholePDF holds got, a PDF read in n bytes, to want, the same page's
+// PDF printed whole: as long, a PDF, ending in %%EOF.
+func CheckWholePDF(t testing.TB, want, got []byte, n int64) {
+	t.Helper()
+	if n != int64(len(got)) {
+		t.Errorf("bytes written = %d; want the %d the writer took", n, len(got))
+	}
+	if len(got) != len(want) {
+		t.Errorf("PDF of %d bytes; want %d, as long as the same page's PDF printed whole", len(got), len(want))
+	}
+	if !bytes.HasPrefix(got, []byte("%PDF-")) {
+		t.Errorf("PDF starts %q; want %%PDF-", got[:min(len(got), 8)])
+	}
+	if !bytes.Contains(bytes.TrimSpace(got[max(len(got)-32, 0):]), []byte("%%EOF")) {
+		t.Errorf("PDF does not end in %q: not whole", "%%EOF")
+	}
 }
