@@ -1,6 +1,7 @@
 # make test: the tests. make demo: the four outcomes on a real tab.
-# make lint: gofmt, go vet, staticcheck and the API check. make api: record
-# the exported API.
+# make lint: gofmt, go vet, staticcheck, the API check and adopt-versions
+# (adopting a module moves none of a program's requirements). make api:
+# record the exported API.
 # make test-all: make test and make test-more, the runs kept out of it (the
 # newest rod, and the chromedp releases chromedp015guard pins besides its
 # go.mod's). CI (.ci/run) runs both, then make fuzz and make bench-smoke.
