@@ -237,7 +237,7 @@ func (t *Tab) change(ctx context.Context, op string, allow func(error) bool, fn 
 // settle says what a call's context error means: the refusal that cut it
 // short, the loss of the browser on a driver that cancels every context of
 // a lost browser, or the caller's own ctx ending. Any other error passes
-// through.
+// through, as does err when none of these ended it.
 func (t *Tab) settle(ctx, cctx context.Context, err error) error {
 	if err == nil || cctx.Err() == nil || !ctxError(err) {
 		return err
@@ -248,7 +248,13 @@ func (t *Tab) settle(ctx, cctx context.Context, err error) error {
 	case errors.Is(cause, context.Canceled) && t.b.lost():
 		return t.blocked(tabstate.ErrBrowserGone)
 	}
-	return ctx.Err()
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
+	// The call's own clock cut it after it had answered err (a call of
+	// the program's own that timed out first): err is its answer, never
+	// a success.
+	return err
 }
 
 // isRefusal reports whether err is a refusal of the tab's.
