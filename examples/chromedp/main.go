@@ -27,13 +27,18 @@ import (
 	"github.com/tabguard/tabguard/chromedpguard"
 )
 
-// evalTimeout bounds each call on the tab: Navigate, Eval and Reload.
+// evalTimeout bounds each call on the tab whose context has no deadline:
+// Navigate, Eval and Reload.
 const evalTimeout = 2 * time.Second
 
 func main() {
-	// The deadline bounds every step, the browser's start included.
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	// A minute for the whole example, the browser's start included. It is a
+	// cancel, not a deadline: a context's deadline would govern each call
+	// made under it, where here each call on the tab keeps evalTimeout.
+	ctx, cancel := context.WithCancel(context.Background())
+	timer := time.AfterFunc(time.Minute, cancel)
 	err := run(ctx, os.Stdout)
+	timer.Stop()
 	cancel()
 	if err != nil {
 		log.Fatal(err)

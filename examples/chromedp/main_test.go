@@ -10,16 +10,16 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard/chromedpguard"
+	"github.com/tabguard/tabguard/internal/testctx"
 	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// within returns a context that ends after d or when t ends.
+// within returns a context that ends after d or when t ends, with no
+// deadline of its own, as main's: each call keeps evalTimeout.
 func within(t *testing.T, d time.Duration) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	t.Cleanup(cancel)
-	return ctx
+	return testctx.Within(t, context.Background(), d)
 }
 
 // open sets up a tab as run does, on a browser of the test's own (a loop
