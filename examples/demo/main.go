@@ -29,8 +29,12 @@ func main() {
 }
 
 func run() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	// Two minutes for the whole demo: a cancel, not a deadline, for a
+	// context's deadline would govern each call made under it, where here
+	// each call on a tab keeps Options.EvalTimeout.
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	defer time.AfterFunc(2*time.Minute, cancel).Stop()
 
 	// A system browser if there is one; rod fetches its own only when none is found.
 	l := launcher.New().Headless(true).NoSandbox(os.Geteuid() == 0).Leakless(false).
