@@ -49,8 +49,9 @@ func (a *chunkArm) peak() float64 {
 // same tab. Each iteration takes one PDF of each arm, in rotating order,
 // and counts the bytes the process allocates meanwhile (read around the
 // call, outside its time). Then the peak heap each reaches above a
-// collected heap is sampled (peakHeap) in each of peakRuns calls of each:
-// their median, and the largest. link=local drives the browser as every
+// collected heap is sampled (peakHeap) in as many calls of each as there
+// were iterations (-benchtime=9x for the figures in the README): their
+// median, and the largest. link=local drives the browser as every
 // benchmark does; link=rtt20ms goes through a proxy that delays each
 // direction by 10 ms (faultproxy), as to a browser in the same cloud
 // region, where each read costs a round trip.
@@ -74,7 +75,6 @@ func BenchmarkPDFChunk(b *testing.B) {
 // benchPDFChunk is BenchmarkPDFChunk on page, reached through its own
 // connection.
 func benchPDFChunk(b *testing.B, page *rod.Page) {
-	const peakRuns = 9
 	ctx := testbrowser.Context(b, 30*time.Minute)
 	raw := page.Context(ctx)
 
@@ -112,7 +112,7 @@ func benchPDFChunk(b *testing.B, page *rod.Page) {
 		}
 		i++
 	}
-	for range peakRuns {
+	for range i {
 		for _, a := range arms {
 			a.peaks = append(a.peaks, float64(peakHeap(func() { a.take() }))/(1<<20))
 		}
