@@ -58,9 +58,10 @@ func (t *Tab) PDF(ctx context.Context, params any, w io.Writer) (int64, error) {
 }
 
 // pdf is PDF: the print under the guard of Do, then the reads as a
-// browser-side call, both within the time the PDF has.
+// browser-side call, both within the time the PDF has (bound, the clock's
+// rule).
 func (t *Tab) pdf(ctx context.Context, params map[string]json.RawMessage, w io.Writer) (int64, error) {
-	limit, due := t.deadline(ctx)
+	limit, due, _ := t.bound(ctx, time.Now())
 	var stream string
 	err := t.do(ctx, OpPDF, func(ctx context.Context) error {
 		var err error
@@ -78,13 +79,6 @@ func (t *Tab) pdf(ctx context.Context, params map[string]json.RawMessage, w io.W
 		err = fmt.Errorf("%w: %d bytes of the PDF written, an incomplete document: discard them", err, n)
 	}
 	return n, err
-}
-
-// deadline is the time a call made now has, as its clock reckons it
-// (bound), and when that ends.
-func (t *Tab) deadline(ctx context.Context) (time.Duration, time.Time) {
-	limit, due, _ := t.bound(ctx, time.Now())
-	return limit, due
 }
 
 // streamed is params as a JSON object that asks for the PDF as a stream.
