@@ -77,6 +77,8 @@ type Tab struct {
 	// stalled says one is noted (recover.go).
 	stall   stall
 	stalled atomic.Bool
+	// refs numbers the frames of the snapshots' refs (snapshot.go).
+	refs refFrames
 }
 
 // Watch starts following the tab h and learns its state as it is now (see
