@@ -39,6 +39,11 @@ const (
 	// TimeoutSilent: nothing answered, not even the browser process: the
 	// connection went silent, or the machine is too loaded to answer.
 	TimeoutSilent
+	// TimeoutNavigating: a main-frame navigation has started and not
+	// committed, as to a server that never answers, and Chrome holds the
+	// page's calls until it does; the browser process answered, and the
+	// tab still shows the page it had.
+	TimeoutNavigating
 )
 
 // String names the cause, as in "TimeoutBusyScript".
@@ -60,6 +65,8 @@ func (c TimeoutCause) String() string {
 		return "TimeoutHung"
 	case TimeoutSilent:
 		return "TimeoutSilent"
+	case TimeoutNavigating:
+		return "TimeoutNavigating"
 	}
 	return fmt.Sprintf("TimeoutCause(%d)", int(c))
 }
@@ -107,6 +114,8 @@ func (c TimeoutCause) describe(url, pending string) string {
 	case TimeoutSilent:
 		return "nothing answered, not even the browser process (Browser.getVersion): the connection may have " +
 			"gone silent, as behind a proxy that stopped forwarding, or the machine is too loaded to answer"
+	case TimeoutNavigating:
+		return "navigation to " + url + " has not committed, and Chrome holds the page's calls until it does"
 	}
 	return "page " + url + " is loaded: a script is busy or a promise never settled"
 }
@@ -133,6 +142,12 @@ type Probes struct {
 	// Browser is Browser.getVersion, which the browser process answers
 	// whatever its tabs do.
 	Browser error
+	// Navigating says a main-frame navigation was under way, started and
+	// neither committed nor abandoned, as the tab's events told; its URL is
+	// NavigationURL. Chrome holds the page's calls until it commits, while
+	// the browser process answers (measured on Chromium 156).
+	Navigating    bool
+	NavigationURL string
 	// Window is how long the probes had to answer: from when they were
 	// sent to the call's deadline. Due is how long an answer may take
 	// before its absence proves anything: over a distant link, on a loaded
@@ -156,7 +171,9 @@ func (p Probes) Proven() bool { return p.Window >= p.Due }
 // ([Probes.Proven]); otherwise what did answer is the finding: a hidden
 // page whose timer did not run in time is TimeoutHidden, not frozen, and a
 // page whose interrupt did not answer either is TimeoutUnknown, neither
-// hung nor silent.
+// hung nor silent. A page whose evaluate did not answer while a navigation
+// was under way and the browser process answered is TimeoutNavigating:
+// the events prove the navigation, and the browser's answer the link.
 func Diagnose(p Probes) (TimeoutCause, error) {
 	late := func(err error) bool { return errors.Is(err, context.DeadlineExceeded) }
 	switch {
@@ -172,6 +189,8 @@ func Diagnose(p Probes) (TimeoutCause, error) {
 		return TimeoutUnsettled, nil
 	case !late(p.Evaluate):
 		return TimeoutUnknown, p.Evaluate
+	case p.Navigating && p.Browser == nil:
+		return TimeoutNavigating, nil
 	case p.Interrupt == nil:
 		return TimeoutBusyScript, nil
 	case late(p.Interrupt) && !p.Proven():

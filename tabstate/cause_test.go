@@ -37,6 +37,16 @@ func TestDiagnose(t *testing.T) {
 		{"nothing answers, in a short window", tabstate.Probes{Evaluate: late, Timer: late, Interrupt: late, Browser: late, Window: short, Due: time.Second}, tabstate.TimeoutUnknown, false},
 		{"renderer hung, for long enough", tabstate.Probes{Evaluate: late, Timer: late, Interrupt: late, Window: 2 * time.Second, Due: time.Second}, tabstate.TimeoutHung, false},
 		{"nothing answers, for long enough", tabstate.Probes{Evaluate: late, Timer: late, Interrupt: late, Browser: late, Window: time.Second, Due: time.Second}, tabstate.TimeoutSilent, false},
+		{"navigating, page held, interrupt answers", tabstate.Probes{Evaluate: late, Timer: late, Navigating: true}, tabstate.TimeoutNavigating, false},
+		{"navigating, page held, interrupt late", tabstate.Probes{Evaluate: late, Timer: late, Interrupt: late, Navigating: true}, tabstate.TimeoutNavigating, false},
+		{"navigating, page held, in a short window", tabstate.Probes{Evaluate: late, Timer: late, Interrupt: late, Navigating: true, Window: short, Due: time.Second}, tabstate.TimeoutNavigating, false},
+		{"navigating, interrupt failed", tabstate.Probes{Evaluate: late, Timer: late, Interrupt: failed, Navigating: true}, tabstate.TimeoutNavigating, false},
+		{"navigating, page answers", tabstate.Probes{Visibility: "visible", Navigating: true}, tabstate.TimeoutUnsettled, false},
+		{"navigating, hidden page answers", tabstate.Probes{Visibility: "hidden", Timer: late, Navigating: true}, tabstate.TimeoutFrozen, false},
+		{"navigating, evaluate failed", tabstate.Probes{Evaluate: failed, Navigating: true}, tabstate.TimeoutUnknown, true},
+		{"navigating, browser late too", tabstate.Probes{Evaluate: late, Timer: late, Interrupt: late, Browser: late, Navigating: true}, tabstate.TimeoutSilent, false},
+		{"navigating, browser late, in a short window", tabstate.Probes{Evaluate: late, Timer: late, Interrupt: late, Browser: late, Navigating: true, Window: short, Due: time.Second}, tabstate.TimeoutUnknown, false},
+		{"navigating, browser failed", tabstate.Probes{Evaluate: late, Timer: late, Browser: failed, Navigating: true}, tabstate.TimeoutBusyScript, false},
 	}
 	for _, tt := range tests {
 		got, err := tabstate.Diagnose(tt.probes)
@@ -65,4 +75,30 @@ func TestTimeoutErrorProblem(t *testing.T) {
 	assert.Equal(t, "page "+url+" answers, but the DOM read never finished", tabstate.TimeoutUnsettled.DescribeCall(url, "DOM read"))
 	assert.Equal(t, tabstate.TimeoutFrozen.Describe(url), tabstate.TimeoutFrozen.DescribeCall(url, "eval"))
 	assert.Equal(t, tabstate.TimeoutHidden.Describe(url), tabstate.TimeoutHidden.DescribeCall(url, ""))
+	assert.Equal(t, "TimeoutNavigating", tabstate.TimeoutNavigating.String())
+	assert.Equal(t, "navigation to "+url+"never has not committed, and Chrome holds the page's calls until it does",
+		tabstate.TimeoutNavigating.Describe(url+"never"))
+	assert.Equal(t, tabstate.TimeoutNavigating.Describe(url), tabstate.TimeoutNavigating.DescribeCall(url, "DOM read"))
+}
+
+// TestTimeoutCauseValues holds the causes' numbers, which programs may
+// keep: a new cause comes after the last.
+func TestTimeoutCauseValues(t *testing.T) {
+	t.Parallel()
+	causes := []tabstate.TimeoutCause{tabstate.TimeoutUnknown, tabstate.TimeoutLoading, tabstate.TimeoutUnsettled,
+		tabstate.TimeoutHidden, tabstate.TimeoutFrozen, tabstate.TimeoutBusyScript, tabstate.TimeoutHung,
+		tabstate.TimeoutSilent, tabstate.TimeoutNavigating}
+	for i, c := range causes {
+		if int(c) != i {
+			t.Errorf("%v = %d; want %d", c, int(c), i)
+		}
+	}
+}
+
+func TestRecoveryStoppedNavigation(t *testing.T) {
+	t.Parallel()
+	url := "http://127.0.0.1:8080/never"
+	te := &tabstate.TimeoutError{Limit: time.Second, Cause: tabstate.TimeoutNavigating, Doing: tabstate.TimeoutNavigating.Describe(url)}
+	r := tabstate.Recovery{Problem: te, Action: tabstate.StoppedNavigation}
+	assert.Equal(t, "navigation to "+url+" has not committed, and Chrome holds the page's calls until it does: stopped the pending navigation", r.String())
 }

@@ -19,6 +19,10 @@ const (
 	// interrupt, so it was crashed (Page.crash) and the tab reloaded, which
 	// keeps its history, its sessionStorage and its cookies.
 	CrashedAndReloaded RecoveryAction = "crashed the hung renderer and reloaded"
+	// StoppedNavigation: a main-frame navigation that had not committed held
+	// the page's calls, and was stopped (Page.stopLoading); the page it
+	// would have replaced is kept as it is.
+	StoppedNavigation RecoveryAction = "stopped the pending navigation"
 )
 
 // Recovery is what a watcher's Recover found and did, for a program or an

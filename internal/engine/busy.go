@@ -23,9 +23,11 @@ func (b *Browser) terminateBound() time.Duration { return b.due(b.cfg.patience()
 // on a probe that did not answer only when the probes had the time to
 // prove it: the probe window (Browser.patience): the patience or three
 // of the link's round trips. A tab in its first load holds every renderer
-// command, so it is not
-// asked. err is set when the probes could not tell, e.g. because the tab
-// is refused or closing.
+// command, so it is not asked; one whose page stands while a navigation
+// has not committed holds them too, which the probes tell from the
+// browser's answer and the tab's events (TimeoutNavigating). err is set
+// when the probes could not tell, e.g. because the tab is refused or
+// closing.
 func (t *Tab) busy(ctx context.Context) (tabstate.TimeoutCause, tabstate.Probes, error) {
 	if !t.State().Committed {
 		return tabstate.TimeoutLoading, tabstate.Probes{}, errNotProbed
@@ -54,6 +56,7 @@ func (t *Tab) busy(ctx context.Context) (tabstate.TimeoutCause, tabstate.Probes,
 	// The browser's answer to this round is one of the link's round
 	// trips, read after it.
 	p := tabstate.Probes{Evaluate: errs[0], Timer: errs[1], Interrupt: errs[2], Browser: errs[3], Due: t.b.patience()}
+	p.Navigating, p.NavigationURL = t.navigation()
 	if d, ok := ctx.Deadline(); ok {
 		p.Window = d.Sub(sent)
 	}
@@ -62,6 +65,18 @@ func (t *Tab) busy(ctx context.Context) (tabstate.TimeoutCause, tabstate.Probes,
 	}
 	cause, err := tabstate.Diagnose(p)
 	return cause, p, err
+}
+
+// navigation reports whether a main-frame navigation is under way, as the
+// tab's events tell, and the URL it loads: Chrome holds the page's calls
+// until it commits.
+func (t *Tab) navigation() (bool, string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.tab.Navigating() {
+		return false, ""
+	}
+	return true, t.tab.State().URL
 }
 
 // unproven says what the probes found when they had too little time to

@@ -147,7 +147,7 @@ func (t *Tab) timedOut(c *clock, op string) *tabstate.TimeoutError {
 		// eval's promise never settled.
 		te.Doing = te.Cause.DescribeCall(s.URL, op)
 	}
-	if te.Cause == tabstate.TimeoutHung || te.Cause == tabstate.TimeoutBusyScript && terminate == nil {
+	if te.Cause == tabstate.TimeoutHung || te.Cause == tabstate.TimeoutNavigating || te.Cause == tabstate.TimeoutBusyScript && terminate == nil {
 		t.noteStall(te)
 	}
 	return t.b.cfg.Advice.Words(te)

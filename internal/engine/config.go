@@ -166,6 +166,8 @@ func (c *Config) advice(cause tabstate.TimeoutCause) string {
 		return "Watcher.Recover dismisses a dialog, or crashes the renderer and reloads the tab, keeping its history"
 	case tabstate.TimeoutSilent:
 		return "set Options.Heartbeat to notice a silent connection and fail at once"
+	case tabstate.TimeoutNavigating:
+		return "stop the load with Watcher.Recover, which keeps the page, or wait for it with a later deadline (Watcher.Wait)"
 	case tabstate.TimeoutUnknown:
 		return "Watcher.Recover asks the page why, and acts only on what it finds"
 	}

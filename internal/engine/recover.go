@@ -15,7 +15,8 @@ import (
 const opRecover = "recover"
 
 // stall is the answer of the last call that ran out of time on a page
-// busy in a script or hung, noted while no call has answered since and
+// busy in a script, hung, or held by a navigation that has not committed,
+// noted while no call has answered since and
 // nothing navigated: Recover acts on it without asking the page again, and
 // gives it as the Recovery's Problem.
 type stall struct {
@@ -50,15 +51,21 @@ func (t *Tab) answered() {
 //   - a renderer that answers nothing, not even an interrupt: crashed
 //     (Page.crash, whose answer never comes: the crash events say it
 //     worked) and reloaded with Page.reload, which keeps the tab's history,
-//     sessionStorage and cookies (measured on Chromium 156, docs/captures.md).
+//     sessionStorage and cookies (measured on Chromium 156, docs/captures.md);
+//   - a main-frame navigation that has not committed, which holds the
+//     page's calls: stopped (Page.stopLoading, which the browser process
+//     answers), keeping the page it would have replaced; Recover returns
+//     once the tab's events say the navigation was abandoned.
 //
-// When the last call that ran out of time found the script busy or the
-// renderer hung, and nothing answered or navigated since, Recover acts on
-// that at once: a timeout names those causes only when its probes proved
-// them. Otherwise it asks the page (an evaluate and an interrupt, at once)
-// to tell a busy script (the interrupt answers) from a hung renderer
-// (nothing but the browser answers for the probe window: the patience, or
-// three of the link's round trips if longer). When ctx ends before it can
+// When the last call that ran out of time found the script busy, the
+// renderer hung or a navigation holding the page, and nothing answered or
+// navigated since, Recover acts on that at once: a timeout names those
+// causes only when its probes proved them. Otherwise it asks the page (an
+// evaluate and an interrupt, at once) to tell a busy script (the interrupt
+// answers) from a hung renderer (nothing but the browser answers for the
+// probe window: the patience, or three of the link's round trips if
+// longer), and either from a page held by a navigation under way (the
+// evaluate does not answer within the event grace, the browser does). When ctx ends before it can
 // tell, Recover does nothing and answers a [*tabstate.TimeoutError] saying
 // what answered. Each step is
 // bounded by ctx and the eval timeout. A tab that is closed, discarded or
@@ -122,6 +129,8 @@ func (t *Tab) recover(ctx context.Context) (tabstate.Recovery, error) {
 		return tabstate.Recovery{Problem: problem, Action: tabstate.TerminatedScript}, t.terminate(ctx)
 	case tabstate.TimeoutHung:
 		return t.recoverHung(ctx, problem)
+	case tabstate.TimeoutNavigating:
+		return t.stopNavigation(ctx, problem)
 	case tabstate.TimeoutSilent:
 		return tabstate.Recovery{Problem: problem}, problem
 	}
@@ -156,8 +165,11 @@ var errUnproven = errors.New("not proven")
 // askPage tells, within ctx and the eval timeout (or the time a proof
 // takes, if longer), whether the page
 // answers (TimeoutUnknown), a script holds its main thread (the interrupt
-// answers, the evaluate does not), the renderer hangs (only the browser
-// answers) or nothing answers at all (TimeoutSilent). A hang or a silence
+// answers, the evaluate does not), a navigation under way holds it (the
+// browser answers, the evaluate does not), the renderer hangs (only the
+// browser answers) or nothing answers at all (TimeoutSilent). The
+// evaluate gets the event grace, after the interrupt's or the browser's
+// answer, to answer as on a healthy page it does. A hang or a silence
 // is named once nothing else has answered for the probe window
 // (Browser.patience, the patience or three of the link's round trips):
 // then it is proven. When ctx leaves less, the finding is errUnproven,
@@ -194,7 +206,21 @@ func (t *Tab) askPage(ctx context.Context) (tabstate.TimeoutCause, tabstate.Prob
 	p := tabstate.Probes{Evaluate: late, Timer: late, Interrupt: late, Browser: late, Due: t.b.patience()}
 	proof := time.NewTimer(p.Due)
 	defer proof.Stop()
-	var grace <-chan time.Time
+	var (
+		grace      <-chan time.Time
+		graceTimer *time.Timer
+	)
+	defer func() {
+		if graceTimer != nil {
+			graceTimer.Stop()
+		}
+	}()
+	await := func() {
+		if graceTimer == nil {
+			graceTimer = time.NewTimer(t.b.cfg.grace())
+			grace = graceTimer.C
+		}
+	}
 	for {
 		select {
 		case err := <-evaluate:
@@ -208,12 +234,9 @@ func (t *Tab) askPage(ctx context.Context) (tabstate.TimeoutCause, tabstate.Prob
 			}
 		case err := <-interrupt:
 			if err == nil {
-				// The renderer takes interrupts: the evaluate gets the
-				// event grace to answer, as on a healthy page it does.
+				// The renderer takes interrupts.
 				p.Interrupt = nil
-				timer := time.NewTimer(t.b.cfg.grace())
-				defer timer.Stop()
-				grace = timer.C
+				await()
 			}
 		case err := <-browser:
 			if err == nil {
@@ -221,12 +244,22 @@ func (t *Tab) askPage(ctx context.Context) (tabstate.TimeoutCause, tabstate.Prob
 				// may lengthen the window.
 				p.Browser, p.Due = nil, t.b.patience()
 				proof.Reset(max(p.Due-time.Since(start), 0))
+				if navigating, _ := t.navigation(); navigating {
+					await()
+				}
 			}
 		case <-grace:
-			return tabstate.TimeoutBusyScript, p, nil
+			if cause, ok := t.held(&p); ok {
+				return cause, p, nil
+			}
+			// The navigation ended, and the interrupt has not answered:
+			// the proof tells.
+			grace = nil
+			proof.Reset(max(p.Due-time.Since(start), 0))
 		case <-proof.C:
 			if grace == nil {
 				p.Window = time.Since(start)
+				p.Navigating, p.NavigationURL = t.navigation()
 				cause, _ := tabstate.Diagnose(p)
 				return cause, p, nil
 			}
@@ -237,12 +270,23 @@ func (t *Tab) askPage(ctx context.Context) (tabstate.TimeoutCause, tabstate.Prob
 				return tabstate.TimeoutUnknown, p, ctx.Err()
 			case t.refused() != nil:
 				return tabstate.TimeoutUnknown, p, t.refused()
-			case grace != nil:
-				return tabstate.TimeoutBusyScript, p, nil
+			}
+			if cause, ok := t.held(&p); ok {
+				return cause, p, nil
 			}
 			return tabstate.TimeoutUnknown, p, errUnproven
 		}
 	}
+}
+
+// held is the finding on a page whose evaluate has not answered, once
+// the evaluate had its grace: a navigation under way holds it (the browser
+// answered), or a script does (the interrupt answered). ok is false when
+// neither answered, and only the proof can tell.
+func (t *Tab) held(p *tabstate.Probes) (cause tabstate.TimeoutCause, ok bool) {
+	p.Navigating, p.NavigationURL = t.navigation()
+	cause, _ = tabstate.Diagnose(*p)
+	return cause, cause == tabstate.TimeoutNavigating || p.Interrupt == nil
 }
 
 // terminate stops the script that holds the page's main thread, within
@@ -255,6 +299,36 @@ func (t *Tab) terminate(ctx context.Context) error {
 	}
 	t.answered()
 	return nil
+}
+
+// stopNavigation stops the main-frame navigation that has not committed
+// and holds the page's calls, with Page.stopLoading, which the browser
+// process answers, and waits, within ctx and the eval timeout, for the
+// tab's events to say it was abandoned (Page.frameStoppedLoading, or the
+// document request's Network.loadingFailed, canceled): the page it would
+// have replaced then answers, and so does the next call.
+func (t *Tab) stopNavigation(ctx context.Context, problem *tabstate.TimeoutError) (tabstate.Recovery, error) {
+	r := tabstate.Recovery{Problem: problem, Action: tabstate.StoppedNavigation}
+	sctx, cancel := context.WithTimeout(ctx, t.timeout)
+	defer cancel()
+	err := t.doBrowserSide(sctx, opRecover, func(ctx context.Context) error { return t.s.Call(ctx, "Page.stopLoading", nil, nil) })
+	if err != nil {
+		return r, fmt.Errorf("recover: stop the navigation (Page.stopLoading): %w", err)
+	}
+	if !t.await(sctx, t.timeout, func() bool { return !t.tab.Navigating() || t.closed }) {
+		if err := expired(ctx, opRecover); err != nil {
+			return r, err
+		}
+		_, url := t.navigation()
+		return r, t.b.cfg.Advice.Words(&tabstate.TimeoutError{Op: opRecover, Limit: t.timeout, Cause: tabstate.TimeoutNavigating,
+			Doing:  "navigation to " + tabstate.ShownURL(url) + " did not stop when told to (Page.stopLoading)",
+			Advice: "close the tab with Watcher.CloseTab and open a new one"})
+	}
+	if err := t.refused(); err != nil {
+		return r, err
+	}
+	t.answered()
+	return r, nil
 }
 
 // recoverHung brings back a renderer that answers nothing: a dialog that
