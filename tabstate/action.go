@@ -21,27 +21,27 @@ var ErrStaleRef = errors.New("stale ref")
 type ActionKind string
 
 const (
-	// Click presses and releases the left button on the element's centre.
-	Click ActionKind = "click"
-	// DoubleClick clicks twice, the second press with a click count of 2.
-	DoubleClick ActionKind = "double-click"
-	// RightClick presses and releases the right button, which opens a
+	// ActionClick presses and releases the left button on the element's centre.
+	ActionClick ActionKind = "click"
+	// ActionDoubleClick clicks twice, the second press with a click count of 2.
+	ActionDoubleClick ActionKind = "double-click"
+	// ActionRightClick presses and releases the right button, which opens a
 	// context menu.
-	RightClick ActionKind = "right-click"
-	// Hover moves the mouse onto the element's centre.
-	Hover ActionKind = "hover"
-	// Fill focuses an editable element, selects what it holds and types
+	ActionRightClick ActionKind = "right-click"
+	// ActionHover moves the mouse onto the element's centre.
+	ActionHover ActionKind = "hover"
+	// ActionFill focuses an editable element, selects what it holds and types
 	// Action.Text in its place, as a paste would; the value is read back.
-	Fill ActionKind = "fill"
-	// Press presses Action.Key (such as "Enter", "Tab", "a") on the
+	ActionFill ActionKind = "fill"
+	// ActionPress presses Action.Key (such as "Enter", "Tab", "a") on the
 	// element, focused first, or on the focused element when the Action
 	// names none.
-	Press ActionKind = "press"
-	// Select chooses the options of a <select> whose values or labels are
+	ActionPress ActionKind = "press"
+	// ActionSelect chooses the options of a <select> whose values or labels are
 	// Action.Values, as a user would, and fires input and change.
-	Select ActionKind = "select"
-	// Scroll scrolls the element into view.
-	Scroll ActionKind = "scroll"
+	ActionSelect ActionKind = "select"
+	// ActionScroll scrolls the element into view.
+	ActionScroll ActionKind = "scroll"
 )
 
 // Action is one thing a user does on a page: what, and on which element.
@@ -54,16 +54,16 @@ type Action struct {
 	// empty for the main frame. A Ref names its frame itself.
 	Frame string
 	Ref   string
-	// Text is what Fill types.
+	// Text is what ActionFill types.
 	Text string
-	// Key is what Press presses: a key name as KeyboardEvent.key gives it
+	// Key is what ActionPress presses: a key name as KeyboardEvent.key gives it
 	// ("Enter", "Escape", "ArrowDown", "a").
 	Key string
-	// Values are what Select chooses: each an option's value or label.
+	// Values are what ActionSelect chooses: each an option's value or label.
 	Values []string
 	// NoWait refuses at once when the element is not actionable, where by
-	// default the action checks again on every animation frame until it
-	// is, or its deadline passes, as Playwright's actions do.
+	// default the action checks it again, as Playwright's actions do,
+	// until it is or the action's deadline passes.
 	NoWait bool
 }
 
@@ -74,13 +74,13 @@ type Acted struct {
 	// `<button id="buy">`.
 	Element string
 	// Received is the element that received the input, the Element or
-	// one inside it (a <span> in a button); empty for Hover, Scroll and
-	// Select, which press nothing.
+	// one inside it (a <span> in a button); empty for ActionScroll and
+	// ActionSelect, which send no input.
 	Received string
 	// X and Y are where the mouse went, in CSS pixels of the tab's
 	// viewport; zero for an action without the mouse.
 	X, Y float64
-	// Value is the element's value after Fill or Select, read back.
+	// Value is the element's value after ActionFill or ActionSelect, read back.
 	Value string
 	// Navigation is the main-frame navigation the action started, if any.
 	Navigation *ActionNavigation
@@ -118,7 +118,7 @@ func (a Acted) String() string {
 	if a.Received != "" && a.Received != a.Element {
 		b.WriteString(", received by " + a.Received + " inside it")
 	}
-	if a.Value != "" || a.Kind == Fill || a.Kind == Select {
+	if a.Value != "" || a.Kind == ActionFill || a.Kind == ActionSelect {
 		b.WriteString(", value now " + strconv.Quote(a.Value))
 	}
 	if n := a.Navigation; n != nil {

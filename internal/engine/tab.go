@@ -42,6 +42,9 @@ type Tab struct {
 	// client closed at once.
 	dialogAt  time.Time
 	ownDialog uint64
+	// lastDialog is the type and text of the last dialog that opened,
+	// for the action that opened it.
+	lastDialog tabstate.ActionDialog
 	// located is the page's location as the start's probe read it: a
 	// document of that URL is committed.
 	located string
@@ -77,6 +80,8 @@ type Tab struct {
 	// stalled says one is noted (recover.go).
 	stall   stall
 	stalled atomic.Bool
+	// console is the tab's last console messages (console.go).
+	console consoleLog
 	// refs numbers the frames of the snapshots' refs (snapshot.go).
 	refs refFrames
 }
@@ -210,6 +215,10 @@ func (t *Tab) Apply(ev tabstate.Event) {
 		t.mu.Unlock()
 		return
 	}
+	if t.consoleEvent(ev) {
+		t.mu.Unlock()
+		return
+	}
 	switch e := ev.(type) {
 	case tabstate.DownloadWillBegin, tabstate.DownloadProgress:
 		t.mu.Unlock()
@@ -263,6 +272,7 @@ func (t *Tab) Apply(ev tabstate.Event) {
 		}
 	case tabstate.DialogOpening:
 		t.dialogAt = time.Now()
+		t.lastDialog = tabstate.ActionDialog{Type: e.Type, Message: e.Message}
 		t.dialogOpened(e, t.tab.Dialogs())
 	case tabstate.DialogClosed:
 		t.dialogClosed(before)
@@ -303,7 +313,7 @@ func (t *Tab) refusal() error {
 	if s.DialogOpen && t.b.cfg.Dialogs != tabstate.DialogRefuse && t.stuckDialog != t.tab.Dialogs() {
 		s.DialogOpen = false
 	}
-	return refusal(t.b.cfg.Advice, tabstate.Blocked(s))
+	return t.withConsole(refusal(t.b.cfg.Advice, tabstate.Blocked(s)))
 }
 
 // refusal is err, a refusal or nil, with its remedy worded by a.

@@ -1,0 +1,43 @@
+package tabguard_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/faultrows"
+	"github.com/tabguard/tabguard/internal/testbrowser"
+)
+
+// TestActions: every action of faultrows.ActionRows, on a tab of its
+// own, answers as the row says: what it did and set off, or the reason it
+// could not act, first.
+func TestActions(t *testing.T) {
+	srv := faultrows.ActionsServer(t)
+	for _, row := range faultrows.ActionRows {
+		t.Run(row.Name, func(t *testing.T) {
+			t.Parallel()
+			page := testbrowser.Page(t)
+			require.NoError(t, navigate(t, page, srv.URL+row.Path))
+			require.NoError(t, page.Context(testbrowser.Context(t, 10*time.Second)).WaitLoad())
+			w := watch(t, page, &tabguard.Options{EvalTimeout: 10 * time.Second})
+			ctx := testbrowser.Context(t, 20*time.Second)
+			if strings.Contains(row.Name, "deadline") {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, 1500*time.Millisecond)
+				defer cancel()
+			}
+			acted, err := w.Act(ctx, row.Action)
+			faultrows.CheckAction(t, row, acted, err, func(_ context.Context, js string) (string, error) {
+				res, err := w.Eval(testbrowser.Context(t, 10*time.Second), "() => "+js)
+				if err != nil {
+					return "", err
+				}
+				return res.Value.Str(), nil
+			})
+		})
+	}
+}
