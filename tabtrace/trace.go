@@ -76,6 +76,7 @@ const (
 	OpRecover       Op = "Recover"
 	OpCookies       Op = "Cookies"
 	OpDoBrowserSide Op = "DoBrowserSide"
+	OpSnapshot      Op = "Snapshot"
 	// OpGuard is a chromedp action run through chromedpguard.Guard.
 	OpGuard Op = "Guard"
 )

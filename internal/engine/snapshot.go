@@ -1,11 +1,123 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 
+	"github.com/tabguard/tabguard/internal/pagejs"
 	"github.com/tabguard/tabguard/tabstate"
+	"github.com/tabguard/tabguard/tabtrace"
 )
+
+// OpSnapshot names Snapshot in a timeout.
+const OpSnapshot = "snapshot"
+
+// noticeRoom is what a snapshot keeps of its bytes for its notice line.
+const noticeRoom = 128
+
+// Snapshot lists the elements of the tab a user acts on or reads by,
+// with a ref for each, under the guard of Do: the main frame's, then each
+// iframe's in the order Frames lists them, each frame read by a script in
+// its own document, out-of-process ones too. The pages count their
+// elements and build only the window opts asks for, so a page of any
+// size answers at most opts' caps. One deadline bounds the whole
+// snapshot: ctx's, or else the eval timeout. An iframe that cannot answer
+// (gone, crashed, still loading) is left out and named in Skipped; a
+// timeout, or a refusal of the tab, fails the snapshot.
+func (t *Tab) Snapshot(ctx context.Context, opts tabstate.SnapshotOptions) (tabstate.Snapshot, error) {
+	if !t.tracing(ctx) {
+		return t.snapshot(ctx, opts)
+	}
+	ctx, rec := t.callStart(ctx, tabtrace.OpSnapshot)
+	s, err := t.snapshot(ctx, opts)
+	t.callDone(ctx, rec, err)
+	return s, err
+}
+
+// snapshotOp is what pagejs.Snapshot reads.
+type snapshotOp struct {
+	Offset   int    `json:"offset"`
+	Max      int    `json:"max"`
+	MaxBytes int    `json:"maxBytes"`
+	Base     int    `json:"base"`
+	Selector string `json:"selector"`
+	Prefix   string `json:"prefix"`
+	First    bool   `json:"first"`
+}
+
+// snapshotReply is what pagejs.Snapshot answers.
+type snapshotReply struct {
+	BadSelector *string `json:"badSelector"`
+	NoMatch     bool    `json:"noMatch"`
+	Total       int     `json:"total"`
+	N           int     `json:"n"`
+	Cut         string  `json:"cut"`
+	Els         []struct {
+		R, O, N, V string
+		F          int
+		X, Y, W, H float64
+	} `json:"els"`
+}
+
+// snapshotPart is one frame a snapshot reads: "" is the main frame.
+type snapshotPart struct{ id, url string }
+
+// snapshot is Snapshot.
+func (t *Tab) snapshot(ctx context.Context, opts tabstate.SnapshotOptions) (tabstate.Snapshot, error) {
+	if err := checkSnapshot(opts); err != nil {
+		return tabstate.Snapshot{}, err
+	}
+	maxEls, maxBytes := opts.MaxElements, opts.MaxBytes
+	if maxEls == 0 {
+		maxEls = tabstate.DefaultSnapshotElements
+	}
+	if maxBytes == 0 {
+		maxBytes = tabstate.DefaultSnapshotBytes
+	}
+	s := tabstate.Snapshot{Offset: opts.Offset}
+	parts := t.snapshotParts(opts, &s)
+	if _, ok := ctx.Deadline(); !ok && len(parts) > 1 {
+		// One deadline for all the frames, not one each.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, t.timeout)
+		defer cancel()
+	}
+	skip, room, full := opts.Offset, maxBytes-noticeRoom, false
+	for _, p := range parts {
+		op := snapshotOp{Offset: skip, Max: maxEls - len(s.Elements), MaxBytes: room - len(s.String()),
+			Base: t.refBase(), Selector: opts.Selector, First: len(s.Elements) == 0}
+		if full {
+			op.Max = 0
+		}
+		var v snapshotReply
+		var err error
+		if p.id == "" {
+			err = t.evalValue(ctx, OpSnapshot, &v, pagejs.Snapshot, op)
+		} else {
+			op.Prefix = "f" + strconv.Itoa(t.refFrame(p.id))
+			err = t.frameValue(ctx, OpSnapshot, p.id, &v, pagejs.Snapshot, op)
+		}
+		if err == nil {
+			err = v.check(opts.Selector)
+		}
+		if err != nil {
+			if p.id == "" || opts.Frame != "" || !frameOnly(err) {
+				return tabstate.Snapshot{}, err
+			}
+			s.Skipped = append(s.Skipped, tabstate.SkippedFrame{ID: p.id, URL: p.url, Reason: reason(err)})
+			continue
+		}
+		t.sawRefs(v.N)
+		s.Total += v.Total
+		skip = max(skip-v.Total, 0)
+		full = full || v.Cut != ""
+		for _, e := range v.Els {
+			s.Elements = append(s.Elements, element(op.Prefix, p.id, e.R, e.O, e.N, e.V, e.F, e.X, e.Y, e.W, e.H))
+		}
+	}
+	return trimSnapshot(s, maxBytes), nil
+}
 
 // refFrames numbers the iframes whose elements a snapshot gave refs: the
 // k of a ref "f<k>e12". The numbers hold for one document of the main
