@@ -129,7 +129,7 @@ func (o outcome) shared() faultrows.Outcome {
 // rodFaults are rod's faults and recoveries, by row name.
 func rodFaults() map[string]rodFault {
 	all := crashFaults()
-	for _, m := range []map[string]rodFault{scriptFaults(), dialogFaults(), loadFaults(), lifecycleFaults(), silentFaults(), helperFaults(), goneFaults(), frameFaults(), promptFaults()} {
+	for _, m := range []map[string]rodFault{scriptFaults(), dialogFaults(), loadFaults(), lifecycleFaults(), navPendingFaults(), silentFaults(), helperFaults(), goneFaults(), frameFaults(), promptFaults()} {
 		maps.Copy(all, m)
 	}
 	return all

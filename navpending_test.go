@@ -1,6 +1,7 @@
 package tabguard_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -11,42 +12,51 @@ import (
 	"github.com/tabguard/tabguard/internal/testbrowser"
 )
 
-// TestNavigationPending: a click on a link to a server that never answers
-// starts a navigation that never commits, and Chrome holds the page's
-// calls meanwhile. An eval times out saying so, naming the URL; Recover
-// stops the load, and the next eval answers on the page the link was on.
-// Recover with no timeout before it asks the page, and stops the load too.
-func TestNavigationPending(t *testing.T) {
+// navPendingFaults are the matrix's rows of navigations the page starts
+// that never commit, on rod.
+func navPendingFaults() map[string]rodFault {
+	return map[string]rodFault{
+		faultrows.NavPendingRowName: {
+			fault: func(t *testing.T, f *fixture) outcome {
+				require.NoError(t, f.page.Context(testbrowser.Context(t, 10*time.Second)).WaitLoad())
+				clickNever(t, testbrowser.Context(t, 20*time.Second), f.w, "/stall", f.srv.URL+"/stall")
+				return f.eval(t, `() => 1`)
+			},
+			recover: func(t *testing.T, f *fixture) *tabguard.Watcher {
+				r, err := f.w.Recover(testbrowser.Context(t, 20*time.Second))
+				faultrows.CheckNavStopped(t, r, err, f.srv.URL+"/stall")
+				return f.w
+			},
+		},
+	}
+}
+
+// clickNever clicks a link to path, which never answers, on w's page and
+// returns once w knows the navigation to url has started.
+func clickNever(t *testing.T, ctx context.Context, w *tabguard.Watcher, path, url string) {
+	t.Helper()
+	_, err := w.Eval(ctx, faultrows.NavPendingClick, path)
+	require.NoError(t, err, "click the link")
+	_, err = w.Wait(ctx, func(s tabguard.TabState) bool { return s.URL == url })
+	require.NoError(t, err, "the navigation starts")
+}
+
+// TestNavigationPendingRecoverAsks: Recover with no timeout before it asks
+// the page, finds it held by the navigation a click started, and stops the
+// load; the next eval answers on the page the link was on, every time.
+func TestNavigationPendingRecoverAsks(t *testing.T) {
 	t.Parallel()
 	srv := faultrows.NavPendingServer(t)
-	page := loadedPage(t, srv)
-	limit := faultrows.DefaultTimeout
-	w := watch(t, page, &tabguard.Options{EvalTimeout: limit})
+	w := watch(t, loadedPage(t, srv), &tabguard.Options{EvalTimeout: faultrows.DefaultTimeout})
 	ctx := testbrowser.Context(t, 30*time.Second)
 	never := srv.URL + faultrows.NeverPath
-
-	_, err := w.Eval(ctx, faultrows.NavPendingClick)
-	require.NoError(t, err, "click the link")
-	_, err = w.Wait(ctx, func(s tabguard.TabState) bool { return s.URL == never })
-	require.NoError(t, err, "the navigation starts")
-
-	_, err = w.Eval(ctx, `() => document.title`)
-	faultrows.CheckNavPending(t, err, never, limit)
-
-	r, err := w.Recover(ctx)
-	faultrows.CheckNavStopped(t, r, err, never)
-	res, err := w.Eval(ctx, `() => document.title`)
-	require.NoError(t, err, "the next eval answers")
-	assert.Equal(t, faultrows.NavPendingTitle, res.Value.Str())
-	assert.Equal(t, srv.URL+"/", w.State().URL, "the tab is back on the page the link was on")
-
-	_, err = w.Eval(ctx, faultrows.NavPendingClick)
-	require.NoError(t, err, "click the link again")
-	_, err = w.Wait(ctx, func(s tabguard.TabState) bool { return s.URL == never })
-	require.NoError(t, err, "the navigation starts again")
-	r, err = w.Recover(ctx)
-	faultrows.CheckNavStopped(t, r, err, never)
-	res, err = w.Eval(ctx, `() => document.title`)
-	require.NoError(t, err, "the next eval answers")
-	assert.Equal(t, faultrows.NavPendingTitle, res.Value.Str())
+	for i := range 2 {
+		clickNever(t, ctx, w, faultrows.NeverPath, never)
+		r, err := w.Recover(ctx)
+		faultrows.CheckNavStopped(t, r, err, never)
+		res, err := w.Eval(ctx, `() => document.title`)
+		require.NoError(t, err, "cycle %d: the next eval answers", i)
+		assert.Equal(t, faultrows.NavPendingTitle, res.Value.Str(), "cycle %d", i)
+		assert.Equal(t, srv.URL+"/", w.State().URL, "cycle %d: the tab is back on the page the link was on", i)
+	}
 }

@@ -27,20 +27,21 @@ func TestNavigationPending(t *testing.T) {
 		t.Skip("this chromedp's cdproto drops Page.frameStartedNavigating, the event that says a navigation started: " + err.Error())
 	}
 	srv := faultrows.NavPendingServer(t)
-	limit := faultrows.DefaultTimeout
 	tab, cancel := chromedp.NewContext(sharedBrowser)
 	t.Cleanup(cancel)
 	require.NoError(t, chromedp.Run(tab), "open a tab")
-	w, err := chromedp015guard.Watch(tab, &chromedp015guard.Options{EvalTimeout: limit})
+	w, err := chromedp015guard.Watch(tab, &chromedp015guard.Options{EvalTimeout: faultrows.DefaultTimeout})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = w.Close() })
 	ctx := within(t, 30*time.Second)
 	require.NoError(t, w.Navigate(ctx, srv.URL))
+	_, err = w.Wait(ctx, func(s chromedp015guard.TabState) bool { return s.Loaded })
+	require.NoError(t, err, "the page loads")
 	never := srv.URL + faultrows.NeverPath
 
 	pending := func(what string) {
 		t.Helper()
-		_, err := w.Eval(ctx, faultrows.NavPendingClick)
+		_, err := w.Eval(ctx, faultrows.NavPendingClick, faultrows.NeverPath)
 		require.NoError(t, err, "click the link (%s)", what)
 		_, err = w.Wait(ctx, func(s chromedp015guard.TabState) bool { return s.URL == never })
 		require.NoError(t, err, "the navigation starts (%s)", what)
@@ -50,15 +51,15 @@ func TestNavigationPending(t *testing.T) {
 		res, err := w.Eval(ctx, `() => document.title`)
 		require.NoError(t, err, "the next eval answers (%s)", what)
 		assert.JSONEq(t, `"`+faultrows.NavPendingTitle+`"`, string(res.Value), what)
+		assert.Equal(t, srv.URL+"/", w.State().URL, "the tab is back on the page the link was on (%s)", what)
 	}
 
 	pending("first")
 	_, err = w.Eval(ctx, `() => document.title`)
-	faultrows.CheckNavPending(t, err, never, limit)
+	faultrows.CheckNavPending(t, err, never)
 	r, err := w.Recover(ctx)
 	faultrows.CheckNavStopped(t, r, err, never)
 	title("after the timeout")
-	assert.Equal(t, srv.URL+"/", w.State().URL, "the tab is back on the page the link was on")
 
 	pending("again")
 	r, err = w.Recover(ctx)

@@ -106,7 +106,7 @@ func TestFaultMatrix(t *testing.T) {
 // cdpFaults are chromedp's faults and recoveries, by row name.
 func cdpFaults() map[string]cdpFault {
 	all := crashFaults()
-	for _, m := range []map[string]cdpFault{scriptFaults(), dialogFaults(), loadFaults(), lifecycleFaults(), silentFaults(), helperFaults(), goneFaults(), frameFaults(), promptFaults()} {
+	for _, m := range []map[string]cdpFault{scriptFaults(), dialogFaults(), loadFaults(), lifecycleFaults(), navPendingFaults(), silentFaults(), helperFaults(), goneFaults(), frameFaults(), promptFaults()} {
 		maps.Copy(all, m)
 	}
 	return all

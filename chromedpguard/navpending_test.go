@@ -1,6 +1,7 @@
 package chromedpguard_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -10,44 +11,54 @@ import (
 	"github.com/tabguard/tabguard/internal/faultrows"
 )
 
-// TestNavigationPending: a click on a link to a server that never answers
-// starts a navigation that never commits, and Chrome holds the page's
-// calls meanwhile. An eval times out saying so, naming the URL; Recover
-// stops the load, and the next eval answers on the page the link was on.
-// Recover with no timeout before it asks the page, and stops the load too.
-func TestNavigationPending(t *testing.T) {
+// navPendingFaults are the matrix's rows of navigations the page starts
+// that never commit, on chromedp.
+func navPendingFaults() map[string]cdpFault {
+	return map[string]cdpFault{
+		faultrows.NavPendingRowName: {
+			fault: func(t *testing.T, f *fixture) outcome {
+				f.waitLoaded(t)
+				clickNever(t, within(t, 20*time.Second), f.w, "/stall", f.srv.URL+"/stall")
+				return f.eval(t, `() => 1`)
+			},
+			recover: func(t *testing.T, f *fixture) *chromedpguard.Watcher {
+				r, err := f.w.Recover(within(t, 20*time.Second))
+				faultrows.CheckNavStopped(t, r, err, f.srv.URL+"/stall")
+				return f.w
+			},
+		},
+	}
+}
+
+// clickNever clicks a link to path, which never answers, on w's page and
+// returns once w knows the navigation to url has started.
+func clickNever(t *testing.T, ctx context.Context, w *chromedpguard.Watcher, path, url string) {
+	t.Helper()
+	_, err := w.Eval(ctx, faultrows.NavPendingClick, path)
+	require.NoError(t, err, "click the link")
+	_, err = w.Wait(ctx, func(s chromedpguard.TabState) bool { return s.URL == url })
+	require.NoError(t, err, "the navigation starts")
+}
+
+// TestNavigationPendingRecoverAsks: Recover with no timeout before it asks
+// the page, finds it held by the navigation a click started, and stops the
+// load; the next eval answers on the page the link was on, every time.
+func TestNavigationPendingRecoverAsks(t *testing.T) {
 	t.Parallel()
 	srv := faultrows.NavPendingServer(t)
-	limit := faultrows.DefaultTimeout
-	w := watch(t, newTab(t, sharedBrowser), &chromedpguard.Options{EvalTimeout: limit})
+	w := watch(t, newTab(t, sharedBrowser), &chromedpguard.Options{EvalTimeout: faultrows.DefaultTimeout})
 	ctx := within(t, 30*time.Second)
 	require.NoError(t, w.Navigate(ctx, srv.URL))
+	_, err := w.Wait(ctx, func(s chromedpguard.TabState) bool { return s.Loaded })
+	require.NoError(t, err, "the page loads")
 	never := srv.URL + faultrows.NeverPath
-
-	pending := func(what string) {
-		t.Helper()
-		_, err := w.Eval(ctx, faultrows.NavPendingClick)
-		require.NoError(t, err, "click the link (%s)", what)
-		_, err = w.Wait(ctx, func(s chromedpguard.TabState) bool { return s.URL == never })
-		require.NoError(t, err, "the navigation starts (%s)", what)
-	}
-	title := func(what string) {
-		t.Helper()
+	for i := range 2 {
+		clickNever(t, ctx, w, faultrows.NeverPath, never)
+		r, err := w.Recover(ctx)
+		faultrows.CheckNavStopped(t, r, err, never)
 		res, err := w.Eval(ctx, `() => document.title`)
-		require.NoError(t, err, "the next eval answers (%s)", what)
-		assert.JSONEq(t, `"`+faultrows.NavPendingTitle+`"`, string(res.Value), what)
+		require.NoError(t, err, "cycle %d: the next eval answers", i)
+		assert.JSONEq(t, `"`+faultrows.NavPendingTitle+`"`, string(res.Value), "cycle %d", i)
+		assert.Equal(t, srv.URL+"/", w.State().URL, "cycle %d: the tab is back on the page the link was on", i)
 	}
-
-	pending("first")
-	_, err := w.Eval(ctx, `() => document.title`)
-	faultrows.CheckNavPending(t, err, never, limit)
-	r, err := w.Recover(ctx)
-	faultrows.CheckNavStopped(t, r, err, never)
-	title("after the timeout")
-	assert.Equal(t, srv.URL+"/", w.State().URL, "the tab is back on the page the link was on")
-
-	pending("again")
-	r, err = w.Recover(ctx)
-	faultrows.CheckNavStopped(t, r, err, never)
-	title("after Recover asked")
 }

@@ -153,7 +153,7 @@ func Rows() []Row { return slices.Concat(kinds()...) }
 func kinds() [][]Row {
 	return [][]Row{
 		crashRows(), scriptRows(), dialogRows(), {debuggerRow()}, loadRows(),
-		withHeaded(promptRows()), lifecycleRows(), silentRows(), helperRows(),
+		withHeaded(promptRows()), lifecycleRows(), navPendingRows(), silentRows(), helperRows(),
 		goneRows(), frameRows(),
 	}
 }
