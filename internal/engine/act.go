@@ -335,7 +335,7 @@ func (t *Tab) effects(ctx context.Context, acted tabstate.Acted, at before, nav 
 	if d := t.downloadAfter(at.downloads); d != nil {
 		dl := d.d
 		acted.Download = &dl
-		if abandoned {
+		if n := acted.Navigation; n != nil && !n.Committed && (abandoned || n.Error == "") {
 			acted.Navigation = nil // the navigation became the download
 		}
 	} else if nav != nil && nav.Download {

@@ -132,7 +132,9 @@ var ActionRows = []ActionRow{
 		Check: func(t testing.TB, a tabstate.Acted) { want(t, a.Value == "b", "Value = %q", a.Value) }},
 	{Name: "press", Path: "/press", Action: tabstate.Action{Kind: tabstate.ActionPress, Selector: "#i", Key: "Enter"},
 		After: `window.keys.join()`, Then: "Enter",
-		Check: func(t testing.TB, a tabstate.Acted) { want(t, a.Received == `<input id="i">`, "Received = %q", a.Received) }},
+		Check: func(t testing.TB, a tabstate.Acted) {
+			want(t, a.Received == `<input id="i">`, "Received = %q", a.Received)
+		}},
 	{Name: "hover", Path: "/hover", Action: tabstate.Action{Kind: tabstate.ActionHover, Selector: "#t"},
 		After: "String(window.hovered)", Then: "true"},
 	{Name: "double-click", Path: "/double", Action: tabstate.Action{Kind: tabstate.ActionDoubleClick, Selector: "#t"},

@@ -72,7 +72,8 @@ const actCommon = `
 		}
 		return false;
 	};
-	const frame = () => new Promise(done => document.visibilityState === "visible" ? requestAnimationFrame(() => done()) : setTimeout(done, 0));
+	// A hidden page runs no animation frames: a frame's time stands in.
+	const frame = () => new Promise(done => document.visibilityState === "visible" ? requestAnimationFrame(() => done()) : setTimeout(done, 17));
 `
 
 // Act checks that an action's element can take it as a user would, and,

@@ -1,0 +1,57 @@
+package chromedpguard_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard/chromedpguard"
+	"github.com/tabguard/tabguard/internal/faultrows"
+)
+
+// TestActions: every action of faultrows.ActionRows, on a tab of its
+// own, answers as the row says, as it does on rod.
+func TestActions(t *testing.T) {
+	srv := faultrows.ActionsServer(t)
+	for _, row := range faultrows.ActionRows {
+		t.Run(row.Name, func(t *testing.T) {
+			if row.Path != "/moving" {
+				t.Parallel()
+			}
+			tab := newTab(t, sharedBrowser)
+			if row.Path == "/moving" {
+				// A tab in the background runs no animation frames, so
+				// its animations stand still: this one has a window, and
+				// runs before the others open their tabs in it.
+				tab = newWindow(t, sharedBrowser)
+				_, err := chromedp.Call(tab, page.BringToFront, cdp.Empty{})
+				require.NoError(t, err)
+			}
+			w := watch(t, tab, &chromedpguard.Options{EvalTimeout: 10 * time.Second})
+			require.NoError(t, w.Navigate(within(t, 10*time.Second), srv.URL+row.Path))
+			_, err := w.Wait(within(t, 10*time.Second), func(s chromedpguard.TabState) bool { return s.Loaded })
+			require.NoError(t, err)
+			ctx := within(t, 20*time.Second)
+			if strings.Contains(row.Name, "deadline") {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, 1500*time.Millisecond)
+				defer cancel()
+			}
+			acted, err := w.Act(ctx, row.Action)
+			faultrows.CheckAction(t, row, acted, err, func(_ context.Context, js string) (string, error) {
+				v, err := w.Eval(within(t, 10*time.Second), "() => "+js)
+				if err != nil {
+					return "", err
+				}
+				var s string
+				return s, json.Unmarshal(v.Value, &s)
+			})
+		})
+	}
+}
