@@ -40,7 +40,9 @@ func TestActions(t *testing.T) {
 				ctx, cancel = context.WithTimeout(ctx, 1500*time.Millisecond)
 				defer cancel()
 			}
+			start := time.Now()
 			acted, err := w.Act(ctx, row.Action)
+			t.Logf("%v, %v in %v", acted, err, time.Since(start).Round(time.Millisecond))
 			faultrows.CheckAction(t, row, acted, err, func(_ context.Context, js string) (string, error) {
 				res, err := w.Eval(testbrowser.Context(t, 10*time.Second), "() => "+js)
 				if err != nil {
