@@ -63,4 +63,5 @@ const (
 	TimeoutBusyScript = tabstate.TimeoutBusyScript
 	TimeoutHung       = tabstate.TimeoutHung
 	TimeoutSilent     = tabstate.TimeoutSilent
+	TimeoutNavigating = tabstate.TimeoutNavigating
 )

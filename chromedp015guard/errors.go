@@ -116,6 +116,7 @@ const (
 	TimeoutBusyScript = tabstate.TimeoutBusyScript
 	TimeoutHung       = tabstate.TimeoutHung
 	TimeoutSilent     = tabstate.TimeoutSilent
+	TimeoutNavigating = tabstate.TimeoutNavigating
 )
 
 // URLPolicy says which URLs [Watcher.Navigate] may load; see

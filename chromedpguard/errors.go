@@ -116,6 +116,7 @@ const (
 	TimeoutBusyScript = tabstate.TimeoutBusyScript
 	TimeoutHung       = tabstate.TimeoutHung
 	TimeoutSilent     = tabstate.TimeoutSilent
+	TimeoutNavigating = tabstate.TimeoutNavigating
 )
 
 // ConnectionError reports that the connection a [NewRemoteAllocator]

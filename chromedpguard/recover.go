@@ -19,6 +19,7 @@ const (
 	Reloaded           = tabstate.Reloaded
 	TerminatedScript   = tabstate.TerminatedScript
 	CrashedAndReloaded = tabstate.CrashedAndReloaded
+	StoppedNavigation  = tabstate.StoppedNavigation
 )
 
 // Recover brings the tab back from whatever keeps it from answering, and
@@ -31,7 +32,10 @@ const (
 //   - a renderer that answers nothing, not even an interrupt (as under
 //     chrome://hang), is crashed (Page.crash) and the tab reloaded, which
 //     keeps its history, its sessionStorage and its cookies, where closing
-//     the tab loses them.
+//     the tab loses them;
+//   - a navigation that has not committed, which holds the page's calls
+//     meanwhile ([TimeoutNavigating]), is stopped (Page.stopLoading), and
+//     the page it left kept.
 //
 // A tab that answers is left alone ([RecoveredNothing]). After a call
 // that timed out on a busy script or a hung renderer, which its probes
