@@ -48,6 +48,7 @@ var ops = []tabtrace.Op{
 	tabtrace.OpEval, tabtrace.OpEvalFrame, tabtrace.OpDOM, tabtrace.OpReadDOM, tabtrace.OpDo, tabtrace.OpNavigate,
 	tabtrace.OpReload, tabtrace.OpHandleDialog, tabtrace.OpWait, tabtrace.OpCloseTab,
 	tabtrace.OpScreenshot, tabtrace.OpPDF, tabtrace.OpRecover, tabtrace.OpCookies, tabtrace.OpDoBrowserSide, tabtrace.OpGuard,
+	tabtrace.OpSnapshot, tabtrace.OpAct,
 }
 
 // guard reports one Trace's news.

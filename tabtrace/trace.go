@@ -77,6 +77,7 @@ const (
 	OpCookies       Op = "Cookies"
 	OpDoBrowserSide Op = "DoBrowserSide"
 	OpSnapshot      Op = "Snapshot"
+	OpAct           Op = "Act"
 	// OpGuard is a chromedp action run through chromedpguard.Guard.
 	OpGuard Op = "Guard"
 )

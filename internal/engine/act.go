@@ -9,6 +9,7 @@ import (
 
 	"github.com/tabguard/tabguard/internal/pagejs"
 	"github.com/tabguard/tabguard/tabstate"
+	"github.com/tabguard/tabguard/tabtrace"
 )
 
 // backoff paces the checks of an element that is not actionable yet, as
@@ -80,6 +81,17 @@ type before struct {
 // that matches nothing is a tabstate.ErrNoMatch, naming the frames where it
 // does match; a stale ref is a tabstate.ErrStaleRef.
 func (t *Tab) Act(ctx context.Context, a tabstate.Action) (tabstate.Acted, error) {
+	if !t.tracing(ctx) {
+		return t.act(ctx, a)
+	}
+	ctx, rec := t.callStart(ctx, tabtrace.OpAct)
+	acted, err := t.act(ctx, a)
+	t.callDone(ctx, rec, err)
+	return acted, err
+}
+
+// act is Act.
+func (t *Tab) act(ctx context.Context, a tabstate.Action) (tabstate.Acted, error) {
 	if err := checkAction(a); err != nil {
 		return tabstate.Acted{}, err
 	}
