@@ -174,7 +174,7 @@ func (o *Options) config(sink engine.Sink) engine.Config {
 		EvalTimeout: o.EvalTimeout, Logger: o.Logger, TerminateOnTimeout: o.TerminateOnTimeout,
 		Dialogs: o.Dialogs, Notice: o.DOMNotice, Heartbeat: o.Heartbeat, Patience: o.Patience, URLs: o.URLs, AskBeforeClose: o.AskBeforeClose,
 		Exception: exception, Sink: sink, Advice: o.Advice, Trace: o.Trace, DownloadDir: o.DownloadDir, Credentials: o.Credentials, InsecureHosts: o.InsecureHosts, Permissions: o.Permissions, FileChooser: o.FileChooser,
-		MaxCapturePixels: o.MaxCapturePixels, PDFChunk: o.PDFChunk,
+		MaxCapturePixels: o.MaxCapturePixels, PDFChunk: o.PDFChunk, Console: o.Console,
 		Calls: engine.Calls{BringToFront: "proto.PageBringToFront", SetWebLifecycleState: "proto.PageSetWebLifecycleState"},
 	}
 }

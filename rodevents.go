@@ -136,6 +136,58 @@ func pageEvent(m *rod.Message) (tabstate.Event, bool) {
 		var e proto.PageFileChooserOpened
 		m.Load(&e)
 		return tabstate.FileChooserOpened{FrameID: string(e.FrameID), Mode: string(e.Mode), BackendNodeID: int(e.BackendNodeID)}, true
+	case "Runtime.consoleAPICalled":
+		var e proto.RuntimeConsoleAPICalled
+		m.Load(&e)
+		call := tabstate.ConsoleAPICalled{Type: string(e.Type), Timestamp: float64(e.Timestamp)}
+		for _, a := range e.Args {
+			call.Args = append(call.Args, remoteValue(a))
+		}
+		call.URL, call.LineNumber = topFrame(e.StackTrace)
+		return call, true
+	case "Runtime.exceptionThrown":
+		var e proto.RuntimeExceptionThrown
+		if !m.Load(&e) || e.ExceptionDetails == nil {
+			return nil, false
+		}
+		d := e.ExceptionDetails
+		thrown := tabstate.ExceptionThrown{Text: d.Text, URL: d.URL, LineNumber: d.LineNumber, Timestamp: float64(e.Timestamp)}
+		if d.Exception != nil {
+			v := remoteValue(d.Exception)
+			thrown.Exception = &v
+		}
+		if thrown.URL == "" {
+			thrown.URL, thrown.LineNumber = topFrame(d.StackTrace)
+		}
+		return thrown, true
 	}
 	return nil, false
+}
+
+// remoteValue is what a console message shows of a value.
+func remoteValue(o *proto.RuntimeRemoteObject) tabstate.RemoteValue {
+	if o == nil {
+		return tabstate.RemoteValue{Type: "undefined"}
+	}
+	v := tabstate.RemoteValue{Type: string(o.Type), Subtype: string(o.Subtype),
+		UnserializableValue: string(o.UnserializableValue), Description: o.Description}
+	v.Value, _ = o.Value.MarshalJSON()
+	if p := o.Preview; p != nil {
+		v.Preview = &tabstate.ValuePreview{Overflow: p.Overflow}
+		for _, q := range p.Properties {
+			if q != nil {
+				v.Preview.Properties = append(v.Preview.Properties, tabstate.PropertyPreview{
+					Name: q.Name, Type: string(q.Type), Subtype: string(q.Subtype), Value: q.Value})
+			}
+		}
+	}
+	return v
+}
+
+// topFrame is the script and 0-based line of a stack's top frame.
+func topFrame(st *proto.RuntimeStackTrace) (url string, line int) {
+	if st == nil || len(st.CallFrames) == 0 || st.CallFrames[0] == nil {
+		return "", 0
+	}
+	return st.CallFrames[0].URL, st.CallFrames[0].LineNumber
 }

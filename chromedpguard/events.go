@@ -1,12 +1,15 @@
 package chromedpguard
 
 import (
+	"encoding/json"
+
 	"github.com/chromedp/cdproto/audits"
 	"github.com/chromedp/cdproto/debugger"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/tabguard/tabguard/tabstate"
 )
 
@@ -85,6 +88,54 @@ func pageEvent(ev any) (tabstate.Event, bool) {
 		return issue, true
 	case *page.EventFileChooserOpened:
 		return tabstate.FileChooserOpened{FrameID: string(e.FrameID), Mode: string(e.Mode), BackendNodeID: int(e.BackendNodeID)}, true
+	case *runtime.EventConsoleAPICalled:
+		call := tabstate.ConsoleAPICalled{Type: string(e.Type), Timestamp: e.Timestamp.Float64()}
+		for _, a := range e.Args {
+			call.Args = append(call.Args, remoteValue(a))
+		}
+		call.URL, call.LineNumber = topFrame(e.StackTrace)
+		return call, true
+	case *runtime.EventExceptionThrown:
+		if e.ExceptionDetails == nil {
+			return nil, false
+		}
+		d := e.ExceptionDetails
+		thrown := tabstate.ExceptionThrown{Text: d.Text, URL: d.URL, LineNumber: int(d.LineNumber), Timestamp: e.Timestamp.Float64()}
+		if d.Exception != nil {
+			v := remoteValue(d.Exception)
+			thrown.Exception = &v
+		}
+		if thrown.URL == "" {
+			thrown.URL, thrown.LineNumber = topFrame(d.StackTrace)
+		}
+		return thrown, true
 	}
 	return nil, false
+}
+
+// remoteValue is what a console message shows of a value.
+func remoteValue(o *runtime.RemoteObject) tabstate.RemoteValue {
+	if o == nil {
+		return tabstate.RemoteValue{Type: "undefined"}
+	}
+	v := tabstate.RemoteValue{Type: string(o.Type), Subtype: string(o.Subtype), Value: json.RawMessage(o.Value),
+		UnserializableValue: string(o.UnserializableValue), Description: o.Description}
+	if p := o.Preview; p != nil {
+		v.Preview = &tabstate.ValuePreview{Overflow: p.Overflow}
+		for _, q := range p.Properties {
+			if q != nil {
+				v.Preview.Properties = append(v.Preview.Properties, tabstate.PropertyPreview{
+					Name: q.Name, Type: string(q.Type), Subtype: string(q.Subtype), Value: q.Value})
+			}
+		}
+	}
+	return v
+}
+
+// topFrame is the script and 0-based line of a stack's top frame.
+func topFrame(st *runtime.StackTrace) (url string, line int) {
+	if st == nil || len(st.CallFrames) == 0 || st.CallFrames[0] == nil {
+		return "", 0
+	}
+	return st.CallFrames[0].URL, int(st.CallFrames[0].LineNumber)
 }

@@ -68,6 +68,11 @@ type BlockedError struct {
 	// short, as in [TimeoutError]; empty for a refusal up front and for a
 	// call of one step.
 	Step string
+	// Console is the tab's last console messages when the call was
+	// refused or cut short, oldest first, at most five: what the page said
+	// before it stopped answering, for a program to show. Error leaves
+	// them out.
+	Console []ConsoleMessage
 }
 
 // Error reads like "tab renderer crashed (reason: oom): reload the tab

@@ -130,6 +130,8 @@ var Methods = map[string]bool{
 	"Security.certificateError":          true,
 	"Page.fileChooserOpened":             true,
 	"Audits.issueAdded":                  true,
+	"Runtime.consoleAPICalled":           true,
+	"Runtime.exceptionThrown":            true,
 }
 
 // Decode builds the Event for a CDP method and its raw JSON params. It
@@ -255,6 +257,8 @@ func Decode(method string, params []byte) (Event, bool) {
 		ev = FileChooserOpened{FrameID: p.FrameID, Mode: p.Mode, BackendNodeID: p.BackendNodeID}
 	case "Audits.issueAdded":
 		return decodeIssue(params)
+	case "Runtime.consoleAPICalled", "Runtime.exceptionThrown":
+		return decodeConsole(method, params)
 	default:
 		return nil, false
 	}

@@ -37,6 +37,10 @@ type TimeoutError struct {
 	// (Watcher.Wait) or for an element (a guarded chromedp wait) tells
 	// from a page that stopped short of them. A wait's Doing says them too.
 	Milestones Milestone
+	// Console is the tab's last console messages when the call ran out of
+	// time, oldest first, at most five: what the page said as it stalled,
+	// for a program to show. Error leaves them out.
+	Console []ConsoleMessage
 
 	// Reworded says Advice is the program's word for it ([Advice].Word).
 	Reworded bool

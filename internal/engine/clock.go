@@ -139,7 +139,7 @@ func (t *Tab) timedOut(c *clock, op string) *tabstate.TimeoutError {
 		terminate = t.terminateScript
 	}
 	te := tabstate.Timeout(c.limit, s.URL, cause, t.b.cfg.advice, terminate, t.b.terminateBound())
-	te.Op, te.Milestones = op, s.Milestones
+	te.Op, te.Milestones, te.Console = op, s.Milestones, t.consoleTail()
 	if te.Cause == tabstate.TimeoutUnknown && c.ran && c.err == nil {
 		te.Doing = unproven(c.probes, s.URL, op)
 	} else if te.Doing == te.Cause.Describe(s.URL) {

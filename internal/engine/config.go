@@ -53,6 +53,10 @@ type Config struct {
 	// FileChooser chooses the files of each file chooser a page opens;
 	// nil cancels every chooser.
 	FileChooser func(ctx context.Context, c tabstate.FileChooser) ([]string, error)
+	// Console enables the Runtime domain on each tab, whose events carry
+	// its console messages and uncaught exceptions (console.go), for a
+	// driver that does not enable it itself.
+	Console bool
 
 	// Calls names the backend's own calls in advice.
 	Calls Calls

@@ -348,7 +348,7 @@ func (t *Tab) blocked(reason error) error {
 	if err := t.refusal(); err != nil {
 		return err
 	}
-	return t.b.cfg.Advice.Refusal(&tabstate.BlockedError{Reason: reason, URL: t.tab.State().URL})
+	return t.b.cfg.Advice.Refusal(&tabstate.BlockedError{Reason: reason, URL: t.tab.State().URL, Console: t.console.tail(consoleContext)})
 }
 
 // protocolError reports Chrome's answer message to a command.

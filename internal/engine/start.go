@@ -140,6 +140,7 @@ func (t *Tab) probeRenderer(ctx context.Context, done context.CancelFunc) <-chan
 				return err
 			},
 			func() error { return t.probe(ctx, t.enableLifecycle) },
+			func() error { return t.enableConsole(ctx) },
 		)
 		var v []string
 		ok := errs[0] == nil && doc.ExceptionDetails == nil && json.Unmarshal(doc.Result.Value, &v) == nil && len(v) == 2
@@ -182,6 +183,9 @@ func (t *Tab) probeRenderer(ctx context.Context, done context.CancelFunc) <-chan
 		}
 		if errs[3] != nil {
 			t.enableLifecycleLater()
+		}
+		if errs[4] != nil {
+			t.enableConsoleLater()
 		}
 	}()
 	return finished

@@ -23,6 +23,7 @@ var Methods = []string{
 	"Security.enable", "Security.setOverrideCertificateErrors", "Security.handleCertificateError",
 	"Page.setInterceptFileChooserDialog", "DOM.setFileInputFiles", "DOM.resolveNode", "Runtime.callFunctionOn", "Runtime.releaseObject",
 	"Page.removeScriptToEvaluateOnNewDocument", "Page.setLifecycleEventsEnabled", "Target.getBrowserContexts",
+	"Runtime.enable",
 }
 
 // Messages drives a Browser over a fake through every command the engine
@@ -79,7 +80,7 @@ func Messages(t testing.TB) []Call {
 
 	b := engine.NewBrowser(f.Driver(), engine.Config{
 		EvalTimeout: 300 * time.Millisecond, Dialogs: tabstate.DialogAccept, TerminateOnTimeout: true,
-		DiscoverTargets: true, AskBeforeClose: true,
+		DiscoverTargets: true, AskBeforeClose: true, Console: true,
 		Permissions: []tabstate.PermissionGrant{{Origin: "http://127.0.0.1:1", Permissions: []string{"geolocation"}}},
 		Credentials: func(context.Context, tabstate.SignIn) (tabstate.Credentials, error) {
 			return tabstate.Credentials{Username: "u", Password: "p"}, nil
