@@ -81,6 +81,43 @@ func toolAdvice(pc agentprompt.Config) *tabguard.Advice {
 	}
 }
 
+// actionWords puts the tools in place of the Go calls an action's advice
+// names; the more specific phrases come first, as a Replacer tries its
+// pairs in order.
+var actionWords = strings.NewReplacer(
+	"take a fresh snapshot with Watcher.Snapshot", "take fresh refs with the snapshot tool",
+	"take fresh refs with Watcher.Snapshot", "take fresh refs with the snapshot tool",
+	"Watcher.Snapshot lists", "the snapshot tool lists",
+	"leave Action.Frame empty for the main frame", "leave frame out for the main frame",
+	"pass Action.Frame ", "pass frame ",
+	"(Watcher.Frames lists the frames)", "(list_frames lists them)",
+	"(a scroll action on it)", "(call scroll with its ref or selector)",
+	"Watcher.Snapshot", "the snapshot tool",
+	"Watcher.Frames", "list_frames",
+	"Watcher.Eval", "eval_in_tab",
+)
+
+// wordAction is the watchers' Advice.Word: an action that could not act
+// (ErrNotActionable, ErrNoMatch, ErrStaleRef) gets its advice in the
+// tools' terms. Refusals and timeouts keep what toolAdvice's maps gave.
+func wordAction(err error, advice string) string {
+	switch err.(type) {
+	case *tabguard.BlockedError, *tabguard.TimeoutError:
+		return advice
+	}
+	return actionWords.Replace(advice)
+}
+
+// wordedError is an error whose text names the tools in place of the Go
+// calls, and which still matches what it wraps.
+type wordedError struct {
+	msg string
+	err error
+}
+
+func (e *wordedError) Error() string { return e.msg }
+func (e *wordedError) Unwrap() error { return e.err }
+
 // toolError words the errors the advice table does not cover, which are
 // about a tool's input rather than the tab, and keeps the library's own
 // names out of a cancelled file chooser's detail.
@@ -100,6 +137,11 @@ func toolError(err error) error {
 		return fmt.Errorf("%v: the server does not open it", err)
 	case errors.Is(err, tabguard.ErrCaptureTooLarge):
 		return captureTooLarge(err)
+	case errors.Is(err, tabguard.ErrStaleRef), errors.Is(err, tabguard.ErrNotActionable), errors.Is(err, tabguard.ErrNoMatch):
+		// A ref checked before the page is asked has no Word to go through.
+		if msg := actionWords.Replace(err.Error()); msg != err.Error() {
+			return &wordedError{msg: msg, err: err}
+		}
 	}
 	return err
 }

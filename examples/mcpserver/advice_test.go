@@ -99,3 +99,23 @@ func TestToolError(t *testing.T) {
 	}
 	assert.NoError(t, toolError(nil))
 }
+
+// An action's advice names the tools, never the Go calls.
+func TestWordAction(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"take fresh refs with Watcher.Snapshot", "take fresh refs with the snapshot tool"},
+		{"wait until it shows, or act on a visible element (Watcher.Snapshot lists them)", "wait until it shows, or act on a visible element (the snapshot tool lists them)"},
+		{"check the selector: Watcher.Snapshot lists what the page holds", "check the selector: the snapshot tool lists what the page holds"},
+		{"leave Action.Frame empty for the main frame", "leave frame out for the main frame"},
+		{`pass Action.Frame "F1" (Watcher.Frames lists the frames)`, `pass frame "F1" (list_frames lists them)`},
+		{"scroll the page to it first (a scroll action on it)", "scroll the page to it first (call scroll with its ref or selector)"},
+		{"dismiss what covers it first (act on it, or on its close button), or act on what covers it", "dismiss what covers it first (act on it, or on its close button), or act on what covers it"},
+	}
+	for _, tt := range tests {
+		if got := wordAction(errors.New("x"), tt.in); got != tt.want {
+			t.Errorf("wordAction(%q) = %q; want %q", tt.in, got, tt.want)
+		}
+	}
+	be := &tabguard.BlockedError{Reason: tabguard.ErrTabCrashed}
+	assert.Equal(t, "reload the tab (Watcher.Reload)", wordAction(be, "reload the tab (Watcher.Reload)"), "a refusal keeps the maps' words")
+}

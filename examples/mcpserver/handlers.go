@@ -82,6 +82,7 @@ func (t *browserTools) closeTab(ctx context.Context, _ *mcp.CallToolRequest, in 
 	delete(t.tabs, in.Tab)
 	t.mu.Unlock()
 	t.prompts.Forget(in.Tab)
+	t.snaps.Forget(in.Tab)
 	if err := w.CloseTab(ctx); err != nil {
 		return nil, TabOutput{}, toolError(err)
 	}

@@ -37,6 +37,7 @@ type browserTools struct {
 	bw      *tabguard.BrowserWatcher
 	urls    *tabguard.URLPolicy // what the tabs may open, and so what their iframes may be read at
 	prompts *agentprompt.State  // what handle_prompt set, and what it may set
+	snaps   *agentprompt.Snapshots
 
 	mu   sync.Mutex
 	tabs map[string]*tabguard.Watcher
@@ -64,6 +65,7 @@ func newServer(b *rod.Browser, opts *tabguard.Options, tp trace.TracerProvider, 
 	t.prompts = agentprompt.NewState(pc, t.tabOf)
 	o.TerminateOnTimeout = true
 	o.Advice = toolAdvice(pc) // every error names this server's tools
+	o.Advice.Word = wordAction
 	t.prompts.SetCallbacks(&o)
 	if o.URLs == nil {
 		o.URLs = &tabguard.URLPolicy{}
@@ -78,6 +80,7 @@ func newServer(b *rod.Browser, opts *tabguard.Options, tp trace.TracerProvider, 
 		return nil, nil, err
 	}
 	t.bw, t.urls = bw, o.URLs
+	t.snaps = agentprompt.NewSnapshots(func(frames []tabguard.FrameInfo, id string) error { return frameReach(t.urls, frames, id) })
 	s := mcp.NewServer(&mcp.Implementation{Name: "tabguard-browser", Version: "v0.2.0"}, nil)
 	names := map[string]bool{}
 	add := func(name, description string) *mcp.Tool {
@@ -91,7 +94,13 @@ func newServer(b *rod.Browser, opts *tabguard.Options, tp trace.TracerProvider, 
 	mcp.AddTool(s, add("close_tab", "Close a tab, whatever its state."), t.closeTab)
 	mcp.AddTool(s, add("handle_dialog", "Accept or dismiss the JavaScript dialog (alert, confirm, prompt, beforeunload) open in a tab."), t.handleDialog)
 	mcp.AddTool(s, add("handle_prompt", "Get past a prompt with what the server is configured with. kind sign_in with origin: the server answers the tab's sign-ins at that origin with its credentials for it; then call navigate again. kind file_chooser with files (names in the server's upload directory): the tab's next file chooser gets them, once; then click the file input again."), t.handlePrompt)
-	mcp.AddTool(s, add("click", "Click at x, y in the tab's viewport (CSS pixels) as a user would. A file input clicked opens its chooser, which gets the files handle_prompt gave, or is cancelled; the result names the files it took."), t.click)
+	mcp.AddTool(s, add("snapshot", "List what a user acts on or reads by in a tab, one line each: links, buttons, fields, widgets, headings, with a ref such as e12 (f1e3 in an iframe) that the click, type, select, press, scroll and hover tools take until the page navigates. Iframes are listed after the page. At most 500 elements or 100 KiB at a time: a cut list says how to read on with offset."), t.snapshot)
+	mcp.AddTool(s, add("click", "Click an element, by ref from snapshot or by CSS selector (in frame, from list_frames), once it is visible, still, enabled and not covered; the answer says what the click set off: a navigation, a dialog, a download, new tabs. Or, with x and y and no element, click at that point of the tab's viewport (CSS pixels); a file input clicked there opens its chooser, which gets the files handle_prompt gave, or is cancelled, and the result names the files it took. An element that cannot take the click says why first, such as covered by another."), t.click)
+	mcp.AddTool(s, add("type", "Type text into a field, by ref from snapshot or by CSS selector, in place of what it holds, and read its value back."), t.typeText)
+	mcp.AddTool(s, add("select", "Choose options of a select element, by ref or CSS selector, each by its value or its label."), t.selectOptions)
+	mcp.AddTool(s, add("press", "Press a key (Enter, Tab, Escape, ArrowDown, a) on an element by ref or CSS selector, focused first, or on the element that has the focus; the answer says what it set off."), t.press)
+	mcp.AddTool(s, add("scroll", "Scroll an element, by ref or CSS selector, into view."), t.scroll)
+	mcp.AddTool(s, add("hover", "Move the mouse onto an element, by ref or CSS selector, as a user would, which opens menus and tooltips."), t.hover)
 	mcp.AddTool(s, add("list_frames", "List a tab's iframes: each one's frame ID, parent, URL, whether it runs in a process of its own and whether it is still loading, and, when a call in it would fail, why and which tool fixes it. Runs no script in the page."), t.listFrames)
 	mcp.AddTool(s, add("get_tab_dom", "Read a tab's HTML, or its visible text, a window at a time: max_bytes (default 40000) from offset of one snapshot of the page; pass back snapshot and next_offset to read on. A CSS selector reads only the elements that match; a frame from list_frames reads that iframe instead of the page."), t.getTabDOM)
 	mcp.AddTool(s, add("eval_in_tab", "Run a JavaScript function in a tab, or in one of its iframes (a frame from list_frames), and return its JSON result. A script still running at the deadline is stopped."), t.evalInTab)

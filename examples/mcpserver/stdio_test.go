@@ -108,7 +108,7 @@ func TestStdio(t *testing.T) {
 	for _, tool := range tools.Tools {
 		names = append(names, tool.Name)
 	}
-	assert.ElementsMatch(t, []string{"list_tabs", "open_tab", "navigate", "reload_tab", "close_tab", "handle_dialog", "list_frames", "get_tab_dom", "eval_in_tab", "click", "handle_prompt", "screenshot", "pdf", "recover_tab"}, names)
+	assert.ElementsMatch(t, []string{"list_tabs", "open_tab", "navigate", "reload_tab", "close_tab", "handle_dialog", "list_frames", "get_tab_dom", "eval_in_tab", "snapshot", "click", "type", "select", "press", "scroll", "hover", "handle_prompt", "screenshot", "pdf", "recover_tab"}, names)
 	tab := openTab(t, cs, pages(t).URL)
 	var v EvalInTabOutput
 	ok(t, cs, "eval_in_tab", map[string]any{"tab": tab, "js": "() => document.title"}, &v)

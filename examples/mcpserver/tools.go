@@ -116,11 +116,15 @@ type HandlePromptOutput struct {
 	Next   string   `json:"next" jsonschema:"what to do now"`
 }
 
-// ClickInput is the input of click.
+// ClickInput is the input of click: an element by ref or selector, or a
+// point x, y when neither is given.
 type ClickInput struct {
-	Tab string  `json:"tab"`
-	X   float64 `json:"x" jsonschema:"CSS pixels from the left of the tab's viewport"`
-	Y   float64 `json:"y" jsonschema:"CSS pixels from the top of the tab's viewport"`
+	Tab      string   `json:"tab"`
+	Ref      string   `json:"ref,omitempty" jsonschema:"the element's ref from the snapshot tool, such as e12 or f1e3"`
+	Selector string   `json:"selector,omitempty" jsonschema:"a CSS selector of the element, when no ref is given"`
+	Frame    string   `json:"frame,omitempty" jsonschema:"the iframe selector is asked in, a frame ID from list_frames; a ref names its frame itself"`
+	X        *float64 `json:"x,omitempty" jsonschema:"without ref or selector: CSS pixels from the left of the tab's viewport"`
+	Y        *float64 `json:"y,omitempty" jsonschema:"without ref or selector: CSS pixels from the top of the tab's viewport"`
 }
 
 // ClickOutput is the result of click.
@@ -129,6 +133,7 @@ type ClickOutput struct {
 	URL   string   `json:"url" jsonschema:"the tab's URL now"`
 	Tag   string   `json:"tag" jsonschema:"the element clicked, such as button; empty when there is none"`
 	Files []string `json:"files,omitempty" jsonschema:"the names of the files a file input clicked took"`
+	ActResult
 }
 
 // ScreenshotInput is the input of screenshot.
