@@ -16,7 +16,7 @@ import (
 var errUnknownTab = errors.New("unknown tab")
 
 // apiError words err for a caller of this server: the problem, short, and
-// the endpoint that fixes it, with its HTTP status. The library's own
+// the endpoint that fixes it, with its HTTP status (see writeError). The library's own
 // advice names its Go calls, which an HTTP caller does not have.
 func apiError(err error) (int, string) {
 	var (
@@ -43,6 +43,9 @@ func apiError(err error) (int, string) {
 		return http.StatusForbidden, err.Error() + ": the server does not open it (see -allow-schemes, -allowed-origins, -blocked-origins)"
 	case errors.Is(err, tabguard.ErrNoDialog):
 		return http.StatusConflict, "no JavaScript dialog is open: nothing to handle"
+	case isAction(err):
+		status, msg, _ := actionStatus(err)
+		return status, msg
 	case errors.As(err, &be) && be.Reason == tabguard.ErrFileChooser:
 		return http.StatusInternalServerError, chooserProblem(be) + ": " + advice(be)
 	case errors.As(err, &be):

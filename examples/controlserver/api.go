@@ -20,19 +20,21 @@ type DOMResponse struct {
 	Truncated bool   `json:"truncated"`
 }
 
-// Clickable is one element a user could click.
+// Clickable is one element of GET /browser/clickables: an element of GET
+// /browser/snapshot in the shape older clients read.
 type Clickable struct {
-	Tag  string  `json:"tag"`
-	Text string  `json:"text,omitempty"`
-	Href string  `json:"href,omitempty"`
+	Ref  string  `json:"ref"`            // names it to POST /browser/act
+	Tag  string  `json:"tag"`            // its role, such as "link" or "button", or its tag name when it is clickable only
+	Text string  `json:"text,omitempty"` // its accessible name
 	X    float64 `json:"x"`
 	Y    float64 `json:"y"`
 	W    float64 `json:"w"`
 	H    float64 `json:"h"`
 }
 
-// ClickablesResponse answers GET /browser/clickables. Total counts every
-// visible clickable; Items holds at most MaxClickables of them.
+// ClickablesResponse answers GET /browser/clickables: the first
+// MaxClickables elements of GET /browser/snapshot. Total counts every
+// element the snapshot found.
 type ClickablesResponse struct {
 	Items     []Clickable `json:"items"`
 	Total     int         `json:"total"`
@@ -94,7 +96,8 @@ type FramesResponse struct {
 }
 
 // FrameInfo is one iframe in GET /browser/frames. Its Frame names it to
-// GET /browser/dom, GET /browser/clickables and POST /browser/scroll.
+// GET /browser/dom, GET /browser/snapshot, GET /browser/clickables,
+// POST /browser/scroll and POST /browser/act.
 type FrameInfo struct {
 	Frame  string `json:"frame"`
 	Parent string `json:"parent"` // the frame that holds it: the tab's ID for an iframe of the page itself

@@ -133,7 +133,41 @@ func (c *Client) Frames(ctx context.Context, tab string) ([]FrameInfo, error) {
 	return out.Frames, err
 }
 
-// Clickables lists the tab's visible clickable elements, at most MaxClickables.
+// SnapshotQuery is what GET /browser/snapshot lists: the tab's elements,
+// or only Frame's, or only those inside what Selector matches, from
+// Offset on.
+type SnapshotQuery struct {
+	Frame, Selector string
+	Offset          int
+}
+
+// Snapshot lists the tab's elements with their refs, at most 500 at a
+// time; read on with the answer's NextOffset as q.Offset.
+func (c *Client) Snapshot(ctx context.Context, tab string, q SnapshotQuery) (SnapshotResponse, error) {
+	v := url.Values{"tab": {tab}}
+	if q.Frame != "" {
+		v.Set("frame", q.Frame)
+	}
+	if q.Selector != "" {
+		v.Set("selector", q.Selector)
+	}
+	if q.Offset != 0 {
+		v.Set("offset", strconv.Itoa(q.Offset))
+	}
+	var out SnapshotResponse
+	err := c.do(ctx, c.HTTP, http.MethodGet, "/browser/snapshot?"+v.Encode(), nil, &out)
+	return out, err
+}
+
+// Act does what req says on an element of the tab, with POST
+// /browser/act, and returns what it did and set off.
+func (c *Client) Act(ctx context.Context, req ActRequest) (ActResponse, error) {
+	var out ActResponse
+	err := c.do(ctx, c.HTTP, http.MethodPost, "/browser/act", req, &out)
+	return out, err
+}
+
+// Clickables lists the first MaxClickables elements of the tab's snapshot.
 func (c *Client) Clickables(ctx context.Context, tab string) (ClickablesResponse, error) {
 	return c.FrameClickables(ctx, tab, "")
 }

@@ -94,10 +94,10 @@ func TestFrames(t *testing.T) {
 	cl, err := c.FrameClickables(ctx, id, a.Frame)
 	require.NoError(t, err)
 	require.Len(t, cl.Items, 1)
-	assert.Equal(t, ClickablesResponse{Items: []Clickable{{Tag: "a", Text: "héllo a", Href: fx.URL + "/next", W: cl.Items[0].W, H: 20}}, Total: 1}, cl)
+	assert.Equal(t, ClickablesResponse{Items: []Clickable{{Ref: cl.Items[0].Ref, Tag: "link", Text: "héllo a", W: cl.Items[0].W, H: 20}}, Total: 1}, cl)
 	cl, err = c.Clickables(ctx, id)
 	require.NoError(t, err)
-	assert.Zero(t, cl.Total, "the page itself has nothing to click")
+	assert.Equal(t, 2, cl.Total, "the page has nothing of its own to click, its iframes a link each")
 
 	sc, err := c.FrameScroll(ctx, id, b.Frame, 0, 100)
 	require.NoError(t, err)
@@ -188,6 +188,24 @@ func TestFrameURLPolicy(t *testing.T) {
 	d, err := c.FrameDOM(ctx, id, a.Frame, 0)
 	require.NoError(t, err)
 	assert.Contains(t, d.HTML, "héllo a")
+
+	// A snapshot of the tab lists frame a's link and names frame b left
+	// out; an action in frame b, by selector or by ref, is refused.
+	snap, err := c.Snapshot(ctx, id, SnapshotQuery{})
+	require.NoError(t, err)
+	require.Len(t, snap.Elements, 1, "frame a's link, none of frame b's")
+	assert.Equal(t, a.Frame, snap.Elements[0].Frame)
+	assert.Equal(t, []SkippedFrame{{Frame: b.Frame, URL: "http://localhost:" + port + "/inner?n=b", Reason: "the server reads no frame at a URL it would not open"}}, snap.Skipped)
+	_, err = c.Snapshot(ctx, id, SnapshotQuery{Frame: b.Frame})
+	requireAPIError(t, err, http.StatusForbidden, want)
+	_, err = c.Act(ctx, ActRequest{Tab: id, Kind: "click", Selector: "a", Frame: b.Frame})
+	requireAPIError(t, err, http.StatusForbidden, want)
+	other := "f1e1" // frame b's link: the snapshot numbers the two frames f1 and f2
+	if strings.HasPrefix(snap.Elements[0].Ref, "f1e") {
+		other = "f2e1"
+	}
+	_, err = c.Act(ctx, ActRequest{Tab: id, Kind: "click", Ref: other})
+	requireAPIError(t, err, http.StatusForbidden, want)
 }
 
 // GET /browser/frames is behind the same checks as every route.

@@ -12,26 +12,6 @@ import (
 	"github.com/tabguard/tabguard"
 )
 
-// MaxClickables caps the items of GET /browser/clickables.
-const MaxClickables = 500
-
-// clickablesJS lists visible clickable elements, capped in the page so a
-// page with 100,000 links sends only max of them.
-const clickablesJS = `(max) => {
-	const sel = 'a[href], button, input, select, textarea, summary, [role=button], [onclick], [tabindex]:not([tabindex="-1"])';
-	const items = [];
-	let total = 0;
-	for (const el of document.querySelectorAll(sel)) {
-		const r = el.getBoundingClientRect();
-		if (r.width === 0 || r.height === 0) continue;
-		total++;
-		if (items.length >= max) continue;
-		const text = (el.innerText || el.value || el.getAttribute('aria-label') || '').trim().slice(0, 80);
-		items.push({tag: el.tagName.toLowerCase(), text, href: el.href || '', x: r.x, y: r.y, w: r.width, h: r.height});
-	}
-	return {items, total, truncated: total > items.length};
-}`
-
 const scrollJS = `(dx, dy) => { window.scrollBy(dx, dy); return {x: window.scrollX, y: window.scrollY}; }`
 
 const underCursorJS = `(x, y) => {
@@ -150,23 +130,6 @@ func (s *Server) handleDOM(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, d)
 }
 
-// handleClickables serves GET /browser/clickables?tab=ID[&frame=ID]; in a
-// frame, the boxes are in the frame's viewport.
-func (s *Server) handleClickables(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	t, err := s.tab(r.Context(), q.Get("tab"))
-	if err != nil {
-		writeError(w, err, "")
-		return
-	}
-	var out ClickablesResponse
-	if err := s.evalIn(r.Context(), t, q.Get("frame"), &out, clickablesJS, MaxClickables); err != nil {
-		writeError(w, err, "")
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
-}
-
 func (s *Server) handleScroll(w http.ResponseWriter, r *http.Request) {
 	req, t, ok := decodeTab[ScrollRequest](s, w, r)
 	if !ok {
@@ -223,6 +186,7 @@ func (q CursorRequest) tabID() string { return q.Tab }
 func (q DialogRequest) tabID() string { return q.Tab }
 func (q PromptRequest) tabID() string { return q.Tab }
 func (q ClickRequest) tabID() string  { return q.Tab }
+func (q ActRequest) tabID() string    { return q.Tab }
 
 // decodeTab decodes r's body as an R and returns it with the watched tab
 // it names. ok false says the request was answered already, with why.
@@ -249,8 +213,11 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 }
 
 // writeError answers with err's real reason and the endpoint that fixes
-// it: 400 for bad input, 403 for a URL the policy refuses, 500 for a tab
-// that cannot answer, 504 for a call or a load that ran out of time.
+// it: 400 for bad input, 403 for a URL the policy refuses, 404 for a
+// selector that matches nothing, 409 for an element that could not take
+// an action (its reason first, even when the call's deadline ended the
+// checks), a stale ref or no dialog to handle, 500 for a tab that cannot
+// answer, 504 for a call or a load that ran out of time.
 func writeError(w http.ResponseWriter, err error, tab string) {
 	status, msg := apiError(err)
 	writeJSON(w, status, ErrorResponse{Error: msg, Tab: tab})

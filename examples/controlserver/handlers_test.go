@@ -184,8 +184,8 @@ func TestClickables(t *testing.T) {
 	assert.Len(t, cl.Items, MaxClickables)
 	assert.Equal(t, 601, cl.Total)
 	assert.True(t, cl.Truncated)
-	assert.Equal(t, Clickable{Tag: "button", Text: "Buy", W: 200, H: 50}, cl.Items[0])
-	assert.Equal(t, fx.URL+"/item/0", cl.Items[1].Href)
+	assert.Equal(t, Clickable{Ref: cl.Items[0].Ref, Tag: "button", Text: "Buy", W: 200, H: 50}, cl.Items[0])
+	assert.Equal(t, Clickable{Ref: cl.Items[1].Ref, Tag: "link", Text: "item 0", Y: 50, W: cl.Items[1].W, H: 20}, cl.Items[1])
 }
 
 func TestScroll(t *testing.T) {

@@ -8,6 +8,13 @@
 //	curl -H 'Content-Type: application/json' -d '{"url":"http://127.0.0.1:8000/"}' 127.0.0.1:8090/browser/tabs
 //	curl 127.0.0.1:8090/browser/tabs
 //	curl '127.0.0.1:8090/browser/dom?tab=ID&max_bytes=2048'
+//	curl '127.0.0.1:8090/browser/snapshot?tab=ID'
+//	curl '127.0.0.1:8090/browser/snapshot?tab=ID&offset=500'
+//	curl -H 'Content-Type: application/json' -d '{"tab":"ID","kind":"click","ref":"e12"}' 127.0.0.1:8090/browser/act
+//	curl -H 'Content-Type: application/json' -d '{"tab":"ID","kind":"click","selector":"#buy"}' 127.0.0.1:8090/browser/act
+//	curl -H 'Content-Type: application/json' -d '{"tab":"ID","kind":"fill","ref":"e7","text":"hello"}' 127.0.0.1:8090/browser/act
+//	curl -H 'Content-Type: application/json' -d '{"tab":"ID","kind":"press","key":"Enter"}' 127.0.0.1:8090/browser/act
+//	curl -H 'Content-Type: application/json' -d '{"tab":"ID","kind":"select","ref":"e9","values":["b"]}' 127.0.0.1:8090/browser/act
 //	curl '127.0.0.1:8090/browser/clickables?tab=ID'
 //	curl -H 'Content-Type: application/json' -d '{"tab":"ID","dy":600}' 127.0.0.1:8090/browser/scroll
 //	curl '127.0.0.1:8090/browser/frames?tab=ID'
@@ -23,9 +30,26 @@
 //	curl -H 'Content-Type: application/json' -d '{"tab":"ID"}' 127.0.0.1:8090/browser/close
 //	curl 127.0.0.1:8090/metrics    # with -metrics only
 //
+// GET /browser/snapshot lists what a user acts on or reads by, one
+// element each with a ref ("e12", "f1e3" in an iframe), its role, name,
+// value, state and box, at most 500 elements or 100 KiB at a time; a cut
+// list has a notice that says how to read on with offset. POST
+// /browser/act does kind (click, double-click, right-click, hover, fill,
+// press, select, scroll) on the element a ref or a CSS selector names,
+// once it is visible, still, enabled and not covered, and answers what it
+// did and set off: a navigation pending, committed or failed, a dialog
+// (answer it with POST /browser/dialog), a download, new tabs. An element
+// that cannot take it answers 409 with the reason first, such as
+// {"error": "covered by <div id=\"cookie-banner\"> at (35,19): click on <button id=\"buy\"> not done in 10s: dismiss what covers it first ..."};
+// a selector that matches nothing answers 404, and a ref of an earlier
+// page 409, naming GET /browser/snapshot for fresh refs. GET
+// /browser/clickables is the snapshot's first 500 elements in the older
+// shape. POST /browser/click still clicks at a point x, y.
+//
 // GET /browser/frames lists a tab's iframes, each with the problem a call
 // in it would meet; a frame ID from it makes GET /browser/dom,
-// GET /browser/clickables and POST /browser/scroll work in that iframe.
+// GET /browser/snapshot, GET /browser/clickables, POST /browser/scroll and
+// POST /browser/act (with a selector) work in that iframe.
 //
 // With -token (or TABGUARD_TOKEN) set, add -H 'Authorization: Bearer SECRET'
 // (a Prometheus scrape config sends it with authorization: credentials).

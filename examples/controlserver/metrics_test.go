@@ -74,7 +74,7 @@ func TestMetrics(t *testing.T) {
 	s, c := serveConfig(t, &ServerConfig{Watch: &tabguard.Options{EvalTimeout: 5 * time.Second}, LoadTimeout: 10 * time.Second, Metrics: true}, "s3cret")
 	ctx := testbrowser.Context(t, 30*time.Second)
 	id := open(t, c, fx.URL+"/hello")
-	_, err := c.Clickables(ctx, id) // one Eval
+	_, err := c.Snapshot(ctx, id, SnapshotQuery{}) // one Snapshot
 	require.NoError(t, err)
 	crash(t, s, id)
 	_, err = c.DOM(ctx, id, 0) // refused: the tab crashed
@@ -93,8 +93,8 @@ func TestMetrics(t *testing.T) {
 		labels       map[string]string
 		want         float64
 	}{
-		{"an eval that answered", "tabguard_call_duration_seconds",
-			map[string]string{"tabguard_call": "Eval", "tabguard_outcome": "ok", "otel_scope_name": "github.com/tabguard/tabguard/otelguard"}, 1},
+		{"a snapshot that answered", "tabguard_call_duration_seconds",
+			map[string]string{"tabguard_call": "Snapshot", "tabguard_outcome": "ok", "otel_scope_name": "github.com/tabguard/tabguard/otelguard"}, 1},
 		{"a DOM read refused", "tabguard_call_duration_seconds",
 			map[string]string{"tabguard_call": "DOM", "tabguard_outcome": "refused", "error_type": "ErrTabCrashed"}, 1},
 		{"the refusal by its reason", "tabguard_call_refusals_total",

@@ -47,6 +47,7 @@ type Server struct {
 	loadTimeout time.Duration
 	metrics     *metrics           // nil unless ServerConfig.Metrics
 	prompts     *agentprompt.State // what POST /browser/prompt set, and what it may set
+	snaps       *agentprompt.Snapshots
 
 	mu   sync.Mutex
 	tabs map[string]*tabguard.Watcher // by target ID
@@ -115,6 +116,8 @@ func NewServer(b *rod.Browser, cfg *ServerConfig) (*Server, error) {
 	// a sign-in it did not allow is refused, a chooser given no files
 	// cancelled. Unconfigured, the browser refuses and cancels them itself.
 	o.Advice = promptAdvice(pc)
+	o.Advice.Word = wordAction // an action's advice names the endpoints
+	s.snaps = agentprompt.NewSnapshots(func(frames []tabguard.FrameInfo, id string) error { return frameReach(s.urls, frames, id) })
 	s.prompts.SetCallbacks(&o)
 	if c.Metrics {
 		m, err := newMetrics()
@@ -151,6 +154,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /browser/click", s.handleClick)
 	mux.HandleFunc("GET /browser/frames", s.handleFrames)
 	mux.HandleFunc("GET /browser/dom", s.handleDOM)
+	mux.HandleFunc("GET /browser/snapshot", s.handleSnapshot)
+	mux.HandleFunc("POST /browser/act", s.handleAct)
 	mux.HandleFunc("GET /browser/clickables", s.handleClickables)
 	mux.HandleFunc("POST /browser/scroll", s.handleScroll)
 	mux.HandleFunc("POST /browser/cursor", s.handleCursor)
@@ -252,6 +257,7 @@ func (s *Server) keep(w *tabguard.Watcher) *tabguard.Watcher {
 			_ = old.Close()
 			delete(s.tabs, id)
 			s.prompts.Forget(id)
+			s.snaps.Forget(id)
 		}
 	}
 	if old, ok := s.tabs[string(w.TargetID())]; ok {
@@ -273,6 +279,7 @@ func (s *Server) closeTab(ctx context.Context, id string) error {
 	delete(s.tabs, id)
 	s.mu.Unlock()
 	s.prompts.Forget(id)
+	s.snaps.Forget(id)
 	return w.CloseTab(ctx)
 }
 
