@@ -2,18 +2,38 @@
 // headless Chromium through tools it can drive end to end: list_tabs,
 // open_tab, navigate, reload_tab, close_tab, handle_dialog, list_frames (a
 // tab's iframes, each with its problem), get_tab_dom (a window of the
-// page's HTML or text at a time), eval_in_tab, click (a real click at a
-// point of the viewport) and handle_prompt; get_tab_dom and eval_in_tab
-// take a frame from list_frames to work in that iframe. Every call answers in
-// time; a tool error says what is wrong and which tool fixes it, such as
-// "tab renderer crashed (reason: oom): call reload_tab" or "frame is
-// detached: no such frame in the tab (frame ID): call list_frames". A
+// page's HTML or text at a time), eval_in_tab, snapshot, click, type,
+// select, press, scroll, hover, screenshot, pdf, recover_tab and
+// handle_prompt; get_tab_dom, eval_in_tab, snapshot and the actions take
+// a frame from list_frames to work in that iframe.
+//
+// snapshot lists what a user acts on or reads by, one line each, as
+// `e12 button "Buy now" [disabled]`, with refs ("f1e3" in an iframe) that
+// the actions take until the page navigates; a list cut at 500 elements
+// or 100 KiB ends "showing elements 1-500 of 1200: to read on, call
+// snapshot with offset 500". click, type, select, press, scroll and hover
+// act on an element by ref or CSS selector once it is visible, still,
+// enabled and not covered, and answer what they did and set off, as
+// "click on <a id="next">, navigation to http://127.0.0.1:8000/next
+// pending", with what to do next: call snapshot for the new page's refs,
+// handle_dialog for a dialog it opened, the new tab's ID for a popup. One
+// that cannot act says why first, as "covered by <div
+// id="cookie-banner"> at (35,19): click on <button id="buy"> not done in
+// 5s: dismiss what covers it first ...", and a ref of an earlier page says
+// "take fresh refs with the snapshot tool". click with x and y and no
+// element is a real click at that point of the viewport.
+//
+// Every call answers in time; a tool error says what is wrong and which
+// tool fixes it, such as "tab renderer crashed (reason: oom): call
+// reload_tab" or "frame is detached: no such frame in the tab (frame ID):
+// call list_frames". A
 // page that stopped at a prompt the server cannot answer says which and
 // names the host, such as "sign-in required:
 // net::ERR_INVALID_AUTH_CREDENTIALS for HOST: the page needs credentials
 // the server does not have: call navigate for another page". It
 // opens only http and https URLs unless told otherwise, and never the
-// cloud metadata address, and reads no iframe at a URL it would not open.
+// cloud metadata address, and reads or acts in no iframe at a URL it
+// would not open: a snapshot names such a frame as left out.
 // It has its own module; run it, or name it as the command in an MCP
 // client's config, with
 //
