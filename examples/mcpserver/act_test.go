@@ -161,6 +161,7 @@ func TestSnapshotWindows(t *testing.T) {
 		var out SnapshotOutput
 		body := text(t, ok(t, cs, "snapshot", args, &out))
 		lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
+		t.Logf("window %d: %d elements in %d bytes of text", windows, out.Shown, len(body))
 		if out.NextOffset == 0 {
 			for _, l := range lines {
 				refs[strings.Fields(l)[0]] = true
