@@ -99,6 +99,10 @@ func (t *Tab) act(ctx context.Context, a tabstate.Action) (tabstate.Acted, error
 	if a.Ref != "" {
 		var err error
 		if frame, local, err = t.RefTarget(a.Ref); err != nil {
+			if errors.Is(err, tabstate.ErrStaleRef) {
+				return tabstate.Acted{}, t.worded(&actionError{sentinel: tabstate.ErrStaleRef, what: what(a, ""),
+					reason: "ref " + a.Ref + " is of an earlier page, or of a frame that went", advice: "take fresh refs with Watcher.Snapshot"})
+			}
 			return tabstate.Acted{}, err
 		}
 	}
@@ -241,11 +245,11 @@ func (t *Tab) press(ctx context.Context, a tabstate.Action, frame string, c chec
 		// reached the element lets it do.
 		acted.Received = c.El
 	case h.Received == "" && h.Blocked != "" && a.Kind != tabstate.ActionHover:
-		return tabstate.Acted{}, &actionError{sentinel: tabstate.ErrNotActionable, retry: true, what: what(a, c.El),
-			reason: "covered by " + h.Blocked + " when pressed", advice: adviceFor("covered")}
+		return tabstate.Acted{}, t.worded(&actionError{sentinel: tabstate.ErrNotActionable, retry: true, what: what(a, c.El),
+			reason: "covered by " + h.Blocked + " when pressed", advice: adviceFor("covered")})
 	case h.Received == "" && a.Kind != tabstate.ActionFill:
-		return tabstate.Acted{}, &actionError{sentinel: tabstate.ErrNotActionable, retry: true, what: what(a, c.El),
-			reason: "no element received the " + inputName(a.Kind), advice: "check that the element takes input, or act on the one that does"}
+		return tabstate.Acted{}, t.worded(&actionError{sentinel: tabstate.ErrNotActionable, retry: true, what: what(a, c.El),
+			reason: "no element received the " + inputName(a.Kind), advice: "check that the element takes input, or act on the one that does"})
 	default:
 		acted.Received = h.Received
 	}

@@ -123,6 +123,11 @@ func (t *Tab) refusedAction(ctx context.Context, a tabstate.Action, frame string
 	if e.sentinel != tabstate.ErrNotActionable && e.sentinel != tabstate.ErrNoMatch {
 		e.retry = false
 	}
+	return t.worded(e)
+}
+
+// worded lets Advice.Word word e's advice.
+func (t *Tab) worded(e *actionError) *actionError {
 	if t.b.cfg.Advice != nil && t.b.cfg.Advice.Word != nil {
 		e.advice = t.b.cfg.Advice.Word(e, e.advice)
 	}
