@@ -40,7 +40,7 @@ func clickServer(b *testing.B) *httptest.Server {
 func BenchmarkClick(b *testing.B) {
 	const (
 		aaBlock     = 20
-		allocClicks = 100
+		allocClicks = 20
 	)
 	page, meter := meteredPage(b, benchBrowser(b))
 	benchLoad(b, page, clickServer(b).URL)
@@ -74,7 +74,7 @@ func BenchmarkClick(b *testing.B) {
 			}
 		})
 	}
-	for range 20 { // warm both paths: rod's helpers, the page's scripts
+	for range 10 { // warm both paths: rod's helpers, the page's scripts
 		rodClick()
 		guardedClick()
 	}

@@ -61,7 +61,7 @@ const (
 )
 
 // sections are the report's, in order; the frames', the prompts', the
-// start's and the captures' are in sections_*.go.
+// start's, the causes', the captures' and the actions' are in sections_*.go.
 var sections = append([]section{{
 	title: "Many watched tabs",
 	how: "One browser connection with 1, 50 and 200 tabs open. One tab is busy: a burst of 400 fetches, with " +
@@ -396,4 +396,4 @@ var sections = append([]section{{
 	goals: []goal{
 		{"otelguard: traced eval's median at most 1.10x page.Eval's", otelEval, "otel-p50-ratio", "%.3f", true, 1.10},
 	},
-}}, slices.Concat(frameSections, promptSections, startSections, causeSections, captureSections)...)
+}}, slices.Concat(frameSections, promptSections, startSections, causeSections, captureSections, actionSections)...)
