@@ -63,9 +63,9 @@ func TestInputs(t *testing.T) {
 		a    tabstate.Action
 		want []string
 	}{
-		{tabstate.Action{Kind: tabstate.ActionClick}, []string{"mouseMoved/", "mousePressed/left", "mouseReleased/left"}},
-		{tabstate.Action{Kind: tabstate.ActionDoubleClick}, []string{"mouseMoved/", "mousePressed/left", "mouseReleased/left", "mousePressed/left", "mouseReleased/left"}},
-		{tabstate.Action{Kind: tabstate.ActionRightClick}, []string{"mouseMoved/", "mousePressed/right", "mouseReleased/right"}},
+		{tabstate.Action{Kind: tabstate.ActionClick}, []string{"mousePressed/left", "mouseReleased/left"}},
+		{tabstate.Action{Kind: tabstate.ActionDoubleClick}, []string{"mousePressed/left", "mouseReleased/left", "mousePressed/left", "mouseReleased/left"}},
+		{tabstate.Action{Kind: tabstate.ActionRightClick}, []string{"mousePressed/right", "mouseReleased/right"}},
 		{tabstate.Action{Kind: tabstate.ActionHover}, []string{"mouseMoved/"}},
 		{tabstate.Action{Kind: tabstate.ActionFill, Text: "hi"}, []string{"Input.insertText"}},
 		{tabstate.Action{Kind: tabstate.ActionFill}, []string{"rawKeyDown/Backspace", "keyUp/Backspace"}},

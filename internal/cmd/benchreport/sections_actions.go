@@ -39,8 +39,8 @@ var actionSections = []section{{
 	how: "chromedpguard's `Watcher.Click(ctx, \"#t\")` against plain chromedp, `chromedp.Run(ctx, " +
 		"chromedp.Click(chromedp.CSS(\"#t\")))`, on the same button of a loaded tab, each finding the element every " +
 		"time. Two more arms send only input at the button's centre, as `chromedp.MouseEvent` actions: the three " +
-		"CDP Input events a guarded click sends (a mouse move, a press, a release) and the two chromedp's click " +
-		"sends (a press, a release). One call of each per iteration, in rotating order. The A/A row splits the " +
+		"CDP Input events a click with a mouse move sends (a move, a press, a release) and the two a guarded click " +
+		"and chromedp's click send (a press, a release). One call of each per iteration, in rotating order. The A/A row splits the " +
 		"plain clicks into odd and even blocks of 20 iterations. After the timed clicks, the heap allocations of " +
 		"20 clicks of each are counted, and the page's count of the clicks it received must equal the clicks made.",
 	rows: []row{
@@ -97,15 +97,16 @@ var actionSections = []section{{
 	},
 }}
 
-// clickNote says where a guarded click's time goes on chromedp: the mouse
-// move it sends first, which chromedp's click does not send.
+// clickNote says why a guarded click sends no mouse move: what a move
+// would cost.
 func clickNote(res *results) string {
 	move, ok1 := res.get(chromedpClick, "move-ratio")
 	alone, ok2 := res.get(chromedpClick, "move-press-release/plain")
 	if !ok1 || !ok2 {
 		return ""
 	}
-	return fmt.Sprintf("A guarded click sends a mouse move before the press, as a user's mouse and Playwright's click do; "+
-		"chromedp's click sends none. Chrome answers the move once the renderer has handled it, with its next frame: "+
-		"the three events alone take %.2fx the press and release, and %.3fx all of chromedp.Click.", move, alone)
+	return fmt.Sprintf("A guarded click sends no mouse move before the press, as chromedp's click sends none: Chrome "+
+		"sends the page the pointerover, mouseover and mouseenter of the element under a press itself. A move would cost "+
+		"the most: Chrome answers it once the renderer has handled it, with its next frame, so the three events alone "+
+		"take %.2fx the press and release, and %.3fx all of chromedp.Click.", move, alone)
 }
