@@ -35,6 +35,8 @@ var errorTypes = map[error]string{
 	tabstate.ErrWatcherClosed:      "ErrWatcherClosed",
 	tabstate.ErrSnapshotGone:       "ErrSnapshotGone",
 	tabstate.ErrNoMatch:            "ErrNoMatch",
+	tabstate.ErrNotActionable:      "ErrNotActionable",
+	tabstate.ErrStaleRef:           "ErrStaleRef",
 	tabstate.ErrURLBlocked:         "ErrURLBlocked",
 	tabstate.ErrCaptureTooLarge:    "ErrCaptureTooLarge",
 	tabstate.ErrNoDialog:           "ErrNoDialog",

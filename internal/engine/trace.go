@@ -91,7 +91,7 @@ func (t *Tab) noteRefused(ctx context.Context, barrier bool) {
 // failedReasons are the sentinels a failed call may match.
 var failedReasons = []error{
 	tabstate.ErrInvalidArgument, tabstate.ErrURLBlocked, tabstate.ErrSnapshotGone,
-	tabstate.ErrNoMatch, tabstate.ErrNoDialog,
+	tabstate.ErrNoMatch, tabstate.ErrNoDialog, tabstate.ErrNotActionable, tabstate.ErrStaleRef,
 }
 
 // done reads err, how the call rec ended.
