@@ -15,11 +15,12 @@ import (
 	"github.com/tabguard/tabguard/internal/faultrows"
 )
 
-// TestActions: every action of faultrows.ActionRows, on a tab of its
-// own, answers as the row says, as it does on rod.
+// TestActions: the actions of faultrows.ActionRowsOn (all of them in a
+// full run), each on a tab of its own, answer as the row says, as they
+// do on rod.
 func TestActions(t *testing.T) {
 	srv := faultrows.ActionsServer(t)
-	for _, row := range faultrows.ActionRows {
+	for _, row := range faultrows.ActionRowsOn(faultrows.Chromedp) {
 		t.Run(row.Name, func(t *testing.T) {
 			if row.Path != "/moving" {
 				t.Parallel()

@@ -93,17 +93,37 @@ type ActionRow struct {
 	// whose value, read after the action, must be the string Then.
 	Check       func(t testing.TB, a tabstate.Acted)
 	After, Then string
+	// Smoke marks a row the chromedp backends run in make test: those
+	// whose answer rests on what the driver routes (events, targets,
+	// downloads, frames), besides a click and a refusal. Every row runs
+	// on rod, and on every backend in a full run (Full).
+	Smoke bool
+}
+
+// ActionRowsOn are the rows of ActionRows a backend runs: every row on
+// rod or in a full run, the Smoke rows otherwise.
+func ActionRowsOn(b Backend) []ActionRow {
+	if b == Rod || Full() {
+		return ActionRows
+	}
+	var rows []ActionRow
+	for _, r := range ActionRows {
+		if r.Smoke {
+			rows = append(rows, r)
+		}
+	}
+	return rows
 }
 
 // ActionRows are the actions of every backend's browser rows.
 var ActionRows = []ActionRow{
-	{Name: "click", Path: "/ok", Action: tabstate.Action{Kind: tabstate.ActionClick, Selector: "#t"},
+	{Name: "click", Smoke: true, Path: "/ok", Action: tabstate.Action{Kind: tabstate.ActionClick, Selector: "#t"},
 		After: "String(window.clicked)", Then: "true",
 		Check: func(t testing.TB, a tabstate.Acted) {
 			want(t, a.Element == `<button id="t">` && a.Received == `<span class="label">`, "Element, Received = %q, %q", a.Element, a.Received)
 			want(t, a.X > 0 && a.Y > 0 && a.Navigation == nil && a.Dialog == nil, "X, Y, Navigation, Dialog = %v, %v, %v, %v", a.X, a.Y, a.Navigation, a.Dialog)
 		}},
-	{Name: "covered", Path: "/covered", Action: tabstate.Action{Kind: tabstate.ActionClick, Selector: "#t", NoWait: true},
+	{Name: "covered", Smoke: true, Path: "/covered", Action: tabstate.Action{Kind: tabstate.ActionClick, Selector: "#t", NoWait: true},
 		Want: tabstate.ErrNotActionable, First: `covered by <div id="cookie-banner"> at (`, Has: []string{`click on <button id="t"> not done`, "dismiss what covers it"},
 		After: "String(window.clicked)", Then: "false"},
 	{Name: "covered until the deadline", Path: "/covered", Action: tabstate.Action{Kind: tabstate.ActionClick, Selector: "#t"},
@@ -119,12 +139,12 @@ var ActionRows = []ActionRow{
 		Want: tabstate.ErrNotActionable, First: "of no size (0x0)"},
 	{Name: "off-screen", Path: "/offscreen", Action: tabstate.Action{Kind: tabstate.ActionClick, Selector: "#t"},
 		After: "String(window.clicked)", Then: "true"},
-	{Name: "only in an iframe", Path: "/inframe", Action: tabstate.Action{Kind: tabstate.ActionClick, Selector: "#t", NoWait: true},
+	{Name: "only in an iframe", Smoke: true, Path: "/inframe", Action: tabstate.Action{Kind: tabstate.ActionClick, Selector: "#t", NoWait: true},
 		Want: tabstate.ErrNoMatch, First: `no element matches "#t", but 1 in frame `, Has: []string{"/ok) match", "pass Action.Frame"}},
 	{Name: "read-only", Path: "/readonly", Action: tabstate.Action{Kind: tabstate.ActionFill, Selector: "#i", Text: "hello", NoWait: true},
 		Want: tabstate.ErrNotActionable, First: "read-only: fill on <input id=\"i\"> not done",
 		After: `document.getElementById("i").value`, Then: "before"},
-	{Name: "fill", Path: "/fill", Action: tabstate.Action{Kind: tabstate.ActionFill, Selector: "#i", Text: "hello"},
+	{Name: "fill", Smoke: true, Path: "/fill", Action: tabstate.Action{Kind: tabstate.ActionFill, Selector: "#i", Text: "hello"},
 		After: `document.getElementById("i").value + " " + (window.inputs > 0)`, Then: "hello true",
 		Check: func(t testing.TB, a tabstate.Acted) { want(t, a.Value == "hello", "Value = %q", a.Value) }},
 	{Name: "select", Path: "/select", Action: tabstate.Action{Kind: tabstate.ActionSelect, Selector: "#s", Values: []string{"Banana"}},
@@ -141,20 +161,20 @@ var ActionRows = []ActionRow{
 		After: "String(window.doubled)", Then: "true"},
 	{Name: "right-click", Path: "/right", Action: tabstate.Action{Kind: tabstate.ActionRightClick, Selector: "#t"},
 		After: "String(window.menu)", Then: "true"},
-	{Name: "alert", Path: "/alert", Action: tabstate.Action{Kind: tabstate.ActionClick, Selector: "#t"},
+	{Name: "alert", Smoke: true, Path: "/alert", Action: tabstate.Action{Kind: tabstate.ActionClick, Selector: "#t"},
 		Check: func(t testing.TB, a tabstate.Acted) {
 			want(t, a.Dialog != nil && *a.Dialog == tabstate.ActionDialog{Type: "alert", Message: "hi from click"}, "Dialog = %+v", a.Dialog)
 		}},
-	{Name: "navigation that hangs", Path: "/navhang", Action: tabstate.Action{Kind: tabstate.ActionClick, Selector: "#t"},
+	{Name: "navigation that hangs", Smoke: true, Path: "/navhang", Action: tabstate.Action{Kind: tabstate.ActionClick, Selector: "#t"},
 		Check: func(t testing.TB, a tabstate.Acted) {
 			n := a.Navigation
 			want(t, n != nil && strings.HasSuffix(n.URL, "/hang") && !n.Committed && n.Error == "", "Navigation = %+v", n)
 		}},
-	{Name: "download", Path: "/download", Action: tabstate.Action{Kind: tabstate.ActionClick, Selector: "#t"},
+	{Name: "download", Smoke: true, Path: "/download", Action: tabstate.Action{Kind: tabstate.ActionClick, Selector: "#t"},
 		Check: func(t testing.TB, a tabstate.Acted) {
 			want(t, a.Download != nil && strings.HasSuffix(a.Download.URL, "/file") && a.Navigation == nil, "Download, Navigation = %+v, %+v (%s)", a.Download, a.Navigation, a)
 		}},
-	{Name: "popup", Path: "/popup", Action: tabstate.Action{Kind: tabstate.ActionClick, Selector: "#t"},
+	{Name: "popup", Smoke: true, Path: "/popup", Action: tabstate.Action{Kind: tabstate.ActionClick, Selector: "#t"},
 		Check: func(t testing.TB, a tabstate.Acted) { want(t, len(a.NewTabs) == 1, "NewTabs = %v", a.NewTabs) }},
 }
 
