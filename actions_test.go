@@ -53,3 +53,26 @@ func TestActions(t *testing.T) {
 		})
 	}
 }
+
+// TestActBadInput: an action that names no action, no element, or a
+// selector that is not CSS, and a nil context, are refused with
+// ErrInvalidArgument, never a panic, and nothing is sent.
+func TestActBadInput(t *testing.T) {
+	t.Parallel()
+	w := watch(t, loadedPage(t, serve(t)), nil)
+	ctx := testbrowser.Context(t, 10*time.Second)
+	for _, a := range []tabguard.Action{
+		{},
+		{Kind: tabguard.ActionClick},
+		{Kind: tabguard.ActionPress, Key: "Ctrl+Shift+Q"},
+		{Kind: tabguard.ActionClick, Selector: "[["},
+		{Kind: tabguard.ActionClick, Ref: "x1"},
+	} {
+		_, err := w.Act(ctx, a)
+		require.ErrorIs(t, err, tabguard.ErrInvalidArgument, "%+v", a)
+	}
+	_, err := w.Act(nil, tabguard.Action{Kind: tabguard.ActionClick, Selector: "p"}) //lint:ignore SA1012 bad input under test
+	require.ErrorIs(t, err, tabguard.ErrInvalidArgument)
+	_, err = w.Act(ctx, tabguard.Action{Kind: tabguard.ActionClick, Selector: "p"})
+	require.NoError(t, err, "the tab answers")
+}

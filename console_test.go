@@ -2,67 +2,32 @@ package tabguard_test
 
 import (
 	"context"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/faultrows"
 	"github.com/tabguard/tabguard/internal/testbrowser"
 )
-
-// loggingPage logs three lines as it loads, then throws from a timer.
-const loggingPage = `<!doctype html><title>logs</title><script>
-console.log("hello", 42);
-console.warn("careful %s", "now");
-console.error(new Error("bad"));
-setTimeout(() => { throw new Error("boom") });
-</script>`
-
-// consoleServer serves loggingPage at /logs and a page that says nothing
-// at /quiet.
-func consoleServer(t testing.TB) *httptest.Server {
-	t.Helper()
-	mux := http.NewServeMux()
-	mux.HandleFunc("/logs", func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, loggingPage) })
-	mux.HandleFunc("/quiet", func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.WriteString(w, `<!doctype html><title>quiet</title>`)
-	})
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	return srv
-}
-
-// lines are the types and texts of a console log, each "type: text".
-func lines(log tabguard.ConsoleLog) []string {
-	var out []string
-	for _, m := range log.Messages {
-		first, _, _ := strings.Cut(m.Text, "\n") // an error's stack follows
-		out = append(out, m.Type+": "+first)
-	}
-	return out
-}
 
 // TestConsole holds that a watcher with Options.Console keeps what the page
 // logged and threw, in order, including what it logged before Watch, and
 // that a new document starts an empty log.
 func TestConsole(t *testing.T) {
 	t.Parallel()
-	srv := consoleServer(t)
+	srv := faultrows.ConsoleServer(t)
 	page := testbrowser.Page(t)
 	require.NoError(t, navigate(t, page, srv.URL+"/logs"))
 	require.NoError(t, page.Context(testbrowser.Context(t, 10*time.Second)).WaitLoad())
 	w := watch(t, page, &tabguard.Options{Console: true})
-	want := []string{"log: hello 42", "warning: careful now", "error: Error: bad", "exception: Uncaught Error: boom"}
+	want := faultrows.ConsoleLogged
 	// What the page logged before Watch, Chrome replays as the Runtime
 	// domain is enabled.
 	eventually(t, "the page's messages", func() bool { return len(w.Console().Messages) >= len(want) })
 	got := w.Console()
-	assert.Equal(t, want, lines(got))
+	assert.Equal(t, want, faultrows.ConsoleLines(got))
 	assert.Zero(t, got.Dropped)
 	for _, m := range got.Messages {
 		assert.Equal(t, srv.URL+"/logs", m.URL, m.Text)
@@ -80,7 +45,7 @@ func TestConsole(t *testing.T) {
 	// A call's events can trail its answer: rod fans them out. They come
 	// in order, so once the last is in, so is any before it.
 	eventually(t, "the last message", func() bool { return len(w.Console().Messages) >= len(want)+2 })
-	assert.Equal(t, append(want, "info: from {a: 1, b: 'x'} (2) [1, 2]", "debug: last"), lines(w.Console()),
+	assert.Equal(t, append(want, "info: from {a: 1, b: 'x'} (2) [1, 2]", "debug: last"), faultrows.ConsoleLines(w.Console()),
 		"an eval's exception is its error, not the console's")
 
 	require.NoError(t, w.Navigate(ctx, srv.URL+"/quiet"))
@@ -92,7 +57,7 @@ func TestConsole(t *testing.T) {
 // keeps nothing: the Runtime domain is not enabled.
 func TestConsoleOffByDefault(t *testing.T) {
 	t.Parallel()
-	srv := consoleServer(t)
+	srv := faultrows.ConsoleServer(t)
 	page := loadedPage(t, srv)
 	w := watch(t, page, nil)
 	ctx := testbrowser.Context(t, 10*time.Second)
@@ -108,32 +73,22 @@ func TestConsoleOffByDefault(t *testing.T) {
 func TestConsoleInTimeout(t *testing.T) {
 	t.Parallel()
 	const timeout = 2 * time.Second // see TestWatcherEvalTimesOut
-	page := loadedPage(t, consoleServer(t))
+	page := loadedPage(t, faultrows.ConsoleServer(t))
 	w := watch(t, page, &tabguard.Options{Console: true, EvalTimeout: timeout})
 	ctx := testbrowser.Context(t, 20*time.Second)
-	_, err := w.Eval(ctx, `() => {
-		for (let i = 0; i < 7; i++) console.log("step", i);
-		setTimeout(() => { while (true) {} });
-		return 1
-	}`)
+	_, err := w.Eval(ctx, faultrows.ConsoleSteps)
 	require.NoError(t, err)
 	eventually(t, "the steps", func() bool { return len(w.Console().Messages) == 7 })
 
 	_, err = w.Eval(ctx, `() => 1`)
-	var te *tabguard.TimeoutError
-	require.ErrorAs(t, err, &te)
-	assert.Equal(t, tabguard.TimeoutBusyScript, te.Cause)
-	require.Len(t, te.Console, 5)
-	assert.Equal(t, "step 2", te.Console[0].Text)
-	assert.Equal(t, "step 6", te.Console[4].Text)
-	assert.NotContains(t, te.Error(), "step")
+	faultrows.CheckConsoleTimeout(t, err)
 }
 
 // TestConsoleInRefusal holds that a refusal carries the page's last
 // messages: here of a tab whose renderer crashed.
 func TestConsoleInRefusal(t *testing.T) {
 	t.Parallel()
-	page := loadedPage(t, consoleServer(t))
+	page := loadedPage(t, faultrows.ConsoleServer(t))
 	w := watch(t, page, &tabguard.Options{Console: true})
 	_, err := w.Eval(testbrowser.Context(t, 10*time.Second), `() => { console.error("out of memory soon"); return 1 }`)
 	require.NoError(t, err)

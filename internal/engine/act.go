@@ -92,6 +92,9 @@ func (t *Tab) Act(ctx context.Context, a tabstate.Action) (tabstate.Acted, error
 
 // act is Act.
 func (t *Tab) act(ctx context.Context, a tabstate.Action) (tabstate.Acted, error) {
+	if ctx == nil {
+		return tabstate.Acted{}, fmt.Errorf("%w: nil context", tabstate.ErrInvalidArgument)
+	}
 	if err := checkAction(a); err != nil {
 		return tabstate.Acted{}, err
 	}
