@@ -3,6 +3,7 @@ package tabguard
 import (
 	"context"
 	"fmt"
+	"net/http"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/cdp"
@@ -27,14 +28,32 @@ import (
 // The caller should call the browser's Close when finished, which for a
 // pool also ends the session.
 func Connect(ctx context.Context, rawURL string) (*rod.Browser, error) {
+	return ConnectWith(ctx, rawURL, nil)
+}
+
+// ConnectOptions says how [ConnectWith] reaches a browser.
+type ConnectOptions struct {
+	// Header goes with the /json/version request and the WebSocket
+	// handshake, for a pool that takes its key in a header:
+	// http.Header{"Authorization": {"Bearer " + key}}. No error or log
+	// line quotes it.
+	Header http.Header
+}
+
+// ConnectWith is [Connect] with opts, which may be nil.
+func ConnectWith(ctx context.Context, rawURL string, opts *ConnectOptions) (*rod.Browser, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("%w: nil context", ErrInvalidArgument)
 	}
-	wsURL, err := cdpws.ResolveURL(ctx, rawURL)
+	var header http.Header
+	if opts != nil {
+		header = opts.Header.Clone()
+	}
+	wsURL, err := cdpws.ResolveURL(ctx, rawURL, header)
 	if err != nil {
 		return nil, err
 	}
-	conn, err := cdpws.Dial(ctx, wsURL)
+	conn, err := cdpws.Dial(ctx, wsURL, header)
 	if err != nil {
 		return nil, err
 	}

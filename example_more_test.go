@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
 	"github.com/go-rod/rod/lib/launcher/flags"
+	"github.com/go-rod/rod/lib/proto"
 	"github.com/tabguard/tabguard"
 	"github.com/tabguard/tabguard/internal/testbrowser"
 	"github.com/tabguard/tabguard/internal/wsmeter"
@@ -180,4 +182,37 @@ func ExampleURLPolicy_Check() {
 	// <nil>
 	// URL not allowed: http://169.254.169.254/latest/meta-data/: its origin http://169.254.169.254 is blocked
 	// URL not allowed: javascript:alert(1): the javascript: scheme is not allowed
+}
+
+// A pool that takes its key in a header gets it on every request of the
+// handshake.
+func ExampleConnectWith() {
+	browser, err := testbrowser.Launch() // stands in for a pool
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer browser.Close()
+	wsURL, err := wsmeter.ActivePortURL(browser.Launcher.Get(flags.UserDataDir))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	b, err := tabguard.ConnectWith(ctx, wsURL, &tabguard.ConnectOptions{
+		Header: http.Header{"Authorization": {"Bearer " + "the-pool's-key"}},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer b.Close()
+	res, err := proto.BrowserGetVersion{}.Call(b.Context(ctx))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(strings.Contains(res.Product, "Chrome"))
+	// Output: true
 }

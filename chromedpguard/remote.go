@@ -3,6 +3,7 @@ package chromedpguard
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"sync"
 
 	"github.com/chromedp/cdproto"
@@ -32,7 +33,25 @@ import (
 // browser reports as [ErrBrowserGone], calls in flight included. chromedp's
 // own transport hands a call in flight a bare context.Canceled instead.
 func NewRemoteAllocator(parent context.Context, rawURL string) (context.Context, context.CancelFunc) {
+	return NewRemoteAllocatorWith(parent, rawURL, nil)
+}
+
+// ConnectOptions says how [NewRemoteAllocatorWith] reaches a browser.
+type ConnectOptions struct {
+	// Header goes with the /json/version request and the WebSocket
+	// handshake, for a pool that takes its key in a header:
+	// http.Header{"Authorization": {"Bearer " + key}}. No error quotes
+	// it.
+	Header http.Header
+}
+
+// NewRemoteAllocatorWith is [NewRemoteAllocator] with opts, which may be
+// nil.
+func NewRemoteAllocatorWith(parent context.Context, rawURL string, opts *ConnectOptions) (context.Context, context.CancelFunc) {
 	a := &remoteAllocator{url: rawURL}
+	if opts != nil {
+		a.header = opts.Header.Clone()
+	}
 	ctx, cancel := chromedp.NewAllocatorContext(parent, a)
 	return ctx, func() {
 		cancel()
@@ -42,8 +61,9 @@ func NewRemoteAllocator(parent context.Context, rawURL string) (context.Context,
 
 // remoteAllocator is a chromedp.Allocator that dials with internal/cdpws.
 type remoteAllocator struct {
-	url string
-	wg  sync.WaitGroup
+	url    string
+	header http.Header
+	wg     sync.WaitGroup
 }
 
 var (
@@ -57,11 +77,11 @@ func (a *remoteAllocator) Allocate(ctx context.Context, opts ...chromedp.Browser
 	if chromedp.FromContext(ctx) == nil {
 		return nil, chromedp.ErrInvalidContext
 	}
-	wsURL, err := cdpws.ResolveURL(ctx, a.url)
+	wsURL, err := cdpws.ResolveURL(ctx, a.url, a.header)
 	if err != nil {
 		return nil, err
 	}
-	conn, err := cdpws.Dial(ctx, wsURL)
+	conn, err := cdpws.Dial(ctx, wsURL, a.header)
 	if err != nil {
 		return nil, err
 	}

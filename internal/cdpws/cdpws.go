@@ -213,9 +213,10 @@ func (c *tailConn) last() []byte {
 	return bytes.Clone(c.buf)
 }
 
-// Dial opens the WebSocket at wsURL within ctx, over a connection that keeps the
-// bytes it read last.
-func Dial(ctx context.Context, wsURL string) (*Conn, error) {
+// Dial opens the WebSocket at wsURL within ctx, its handshake sent with
+// header (nil: none), over a connection that keeps the bytes it read last.
+// No error quotes header: it may hold a key.
+func Dial(ctx context.Context, wsURL string, header http.Header) (*Conn, error) {
 	t := &Conn{}
 	// The bytes kept are those the WebSocket library reads: above TLS.
 	keep := func(c net.Conn, err error) (net.Conn, error) {
@@ -233,7 +234,7 @@ func Dial(ctx context.Context, wsURL string) (*Conn, error) {
 			return keep((&tls.Dialer{}).DialContext(ctx, network, addr))
 		},
 	}}
-	conn, _, err := websocket.Dial(ctx, wsURL, &websocket.DialOptions{HTTPClient: client})
+	conn, _, err := websocket.Dial(ctx, wsURL, &websocket.DialOptions{HTTPClient: client, HTTPHeader: header})
 	if err != nil {
 		if t.tail != nil {
 			_ = t.tail.Close()

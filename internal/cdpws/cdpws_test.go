@@ -60,7 +60,7 @@ func TestDial(t *testing.T) {
 			e := startEndpoint(t, tt.opts)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			conn, err := cdpws.Dial(ctx, tt.url(e.host))
+			conn, err := cdpws.Dial(ctx, tt.url(e.host), nil)
 			if tt.wantMsg == "" {
 				require.NoError(t, err)
 				defer conn.Close()

@@ -34,6 +34,9 @@ type endpointOptions struct {
 	version string
 	// stall makes /json/version answer nothing until the request is done.
 	stall bool
+	// bearer makes it take the token in an Authorization header, as
+	// "Bearer secret", in place of the query string.
+	bearer bool
 }
 
 // endpoint is a DevTools endpoint on 127.0.0.1 that, as a browser pool
@@ -68,6 +71,9 @@ func (e *endpoint) close() {
 }
 
 func (e *endpoint) authorized(r *http.Request) bool {
+	if e.opts.bearer {
+		return r.Header.Get("Authorization") == "Bearer "+token
+	}
 	if r.URL.Query().Get("token") != token {
 		return false
 	}

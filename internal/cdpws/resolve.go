@@ -23,9 +23,10 @@ import (
 // resolved from the answer: the caller's query parameters are added to
 // those of the answer's webSocketDebuggerUrl, and where both name a
 // parameter the caller's values replace the answer's, since the caller's
-// are the ones the pool checks. No error quotes the query string or the
-// user info; see [RedactedError].
-func ResolveURL(ctx context.Context, rawURL string) (string, error) {
+// are the ones the pool checks. A pool that takes its key in a header
+// (Authorization) gets header on the /json/version request. No error
+// quotes the query string, the user info or header; see [RedactedError].
+func ResolveURL(ctx context.Context, rawURL string, header http.Header) (string, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.Host == "" {
 		return "", fmt.Errorf("%w: DevTools URL %q: pass ws://host:port/... or http://host:port", tabstate.ErrInvalidArgument, redactURL(rawURL))
@@ -40,7 +41,7 @@ func ResolveURL(ctx context.Context, rawURL string) (string, error) {
 	v := *u
 	v.Path, v.RawPath, v.Fragment, v.RawFragment = "/json/version", "", "", ""
 	versionURL := v.String()
-	answer, err := fetchVersion(ctx, versionURL)
+	answer, err := fetchVersion(ctx, versionURL, header)
 	if err != nil {
 		return "", &RedactedError{Op: "resolve", URL: versionURL, Err: redactURLErrors(err)}
 	}
@@ -63,11 +64,14 @@ func ResolveURL(ctx context.Context, rawURL string) (string, error) {
 }
 
 // fetchVersion returns the webSocketDebuggerUrl of the /json/version
-// answer at versionURL.
-func fetchVersion(ctx context.Context, versionURL string) (string, error) {
+// answer at versionURL, asked with header.
+func fetchVersion(ctx context.Context, versionURL string, header http.Header) (string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, versionURL, nil)
 	if err != nil {
 		return "", err
+	}
+	for k, vs := range header {
+		req.Header[k] = append([]string(nil), vs...)
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -105,11 +105,11 @@ func TestResolveURLKeepsQuery(t *testing.T) {
 			e := startEndpoint(t, tt.opts)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			got, err := cdpws.ResolveURL(ctx, tt.url(e.host))
+			got, err := cdpws.ResolveURL(ctx, tt.url(e.host), nil)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want(e.host), got)
 
-			conn, err := cdpws.Dial(ctx, got)
+			conn, err := cdpws.Dial(ctx, got, nil)
 			require.NoError(t, err, "the endpoint takes the resolved URL")
 			defer conn.Close()
 			msg, err := conn.ReadText()
@@ -206,7 +206,7 @@ func TestResolveURLErrorsRedacted(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), timeout)
 			defer cancel()
-			got, err := cdpws.ResolveURL(ctx, tt.url(e.host))
+			got, err := cdpws.ResolveURL(ctx, tt.url(e.host), nil)
 			require.Error(t, err, "ResolveURL() = %q", got)
 			t.Log(err)
 			assert.Contains(t, err.Error(), tt.wantMsg)
