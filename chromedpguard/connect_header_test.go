@@ -50,6 +50,8 @@ func TestRemoteAllocatorWithHeader(t *testing.T) {
 	require.NoError(t, chromedp.Do(tab), "connect and open a tab")
 	w := watch(t, tab, nil)
 	require.NoError(t, w.Navigate(within(t, 20*time.Second), serve(t).URL))
+	_, err := w.Wait(within(t, 20*time.Second), func(s chromedpguard.TabState) bool { return s.Loaded })
+	require.NoError(t, err)
 	v, err := w.Eval(within(t, 10*time.Second), `() => document.title`)
 	require.NoError(t, err)
 	assert.Equal(t, `"ok"`, string(v.Value))
