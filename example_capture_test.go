@@ -82,3 +82,32 @@ func ExampleWatcher_Recover() {
 	// terminated the script <nil>
 	// 42 new
 }
+
+func ExampleWatcher_PDF() {
+	page, done := exampleTab(`<title>Invoice</title><p>Total: 12 EUR</p>`)
+	defer done()
+	w, err := tabguard.Watch(page, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer w.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	// A small document, into memory; nil asks for Chrome's defaults.
+	pdf, err := w.PDF(ctx, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(string(pdf[:5]))
+
+	// A crashed tab is refused at once, not waited on.
+	crashTab(page)
+	_, err = w.PDF(ctx, &proto.PagePrintToPDF{Landscape: true})
+	fmt.Println(errors.Is(err, tabguard.ErrTabCrashed))
+	// Output:
+	// %PDF-
+	// true
+}

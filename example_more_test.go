@@ -216,3 +216,41 @@ func ExampleConnectWith() {
 	fmt.Println(strings.Contains(res.Product, "Chrome"))
 	// Output: true
 }
+
+func ExampleDOMWindow() {
+	page, done := exampleTab(`<ul>` + strings.Repeat(`<li>order</li>`, 20) + `</ul>`)
+	defer done()
+	w, err := tabguard.Watch(page, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer w.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	first, err := w.ReadDOM(ctx, tabguard.DOMOptions{Selector: "ul", MaxBytes: 200})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(first.Offset, first.NextOffset, first.Size, first.Changed)
+
+	// The page changes between two windows: the next one still comes from
+	// the snapshot, and says the page moved on.
+	if _, err := w.Eval(ctx, `() => document.querySelector("ul").remove()`); err != nil {
+		fmt.Println(err)
+		return
+	}
+	next, err := w.ReadDOM(ctx, tabguard.DOMOptions{Snapshot: first.Snapshot, Offset: first.NextOffset, MaxBytes: 200})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(next.Offset, next.NextOffset, next.Size, next.Changed)
+	fmt.Println(strings.Count(first.Content+next.Content, "<li>order</li>"))
+	// Output:
+	// 0 200 289 false
+	// 200 0 289 true
+	// 20
+}
