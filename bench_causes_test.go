@@ -20,7 +20,7 @@ import (
 // BenchmarkHeartbeat times healthy evals on one tab while a heartbeat
 // runs on the connection beside while none does: the plain watcher's evals
 // in blocks of 50, and a BrowserWatcher with a 100 ms heartbeat (twenty
-// times more often than the README's 2-5 s) started before every other
+// times more often than the 2-5 s of docs/remote.md) started before every other
 // block and closed after it. Each figure is a median; the heartbeat's cost
 // is the ratio of the blocks with it to the blocks without, beside the
 // ratio of the blocks without to one another (A/A), which shows the noise.

@@ -50,7 +50,7 @@ func (a *chunkArm) peak() float64 {
 // and counts the bytes the process allocates meanwhile (read around the
 // call, outside its time). Then the peak heap each reaches above a
 // collected heap is sampled (peakHeap) in as many calls of each as there
-// were iterations (-benchtime=9x for the figures in the README): their
+// were iterations (-benchtime=9x for the figures in docs/captures.md): their
 // median, and the largest. link=local drives the browser as every
 // benchmark does; link=rtt20ms goes through a proxy that delays each
 // direction by 10 ms (faultproxy), as to a browser in the same cloud

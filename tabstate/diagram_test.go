@@ -11,11 +11,11 @@ import (
 	"github.com/tabguard/tabguard/tabstate"
 )
 
-var update = flag.Bool("update", false, "rewrite the state diagrams in ../README.md from tabstate.Transitions and tabstate.FrameTransitions")
+var update = flag.Bool("update", false, "rewrite the state diagrams in ../docs/lifecycle.md from tabstate.Transitions and tabstate.FrameTransitions")
 
-const readme = "../README.md"
+const readme = "../docs/lifecycle.md"
 
-// TestREADMEDiagram fails when the diagram in the README is not the one
+// TestREADMEDiagram fails when the diagram in docs/lifecycle.md is not the one
 // Diagram draws from Transitions. To redraw it:
 //
 //	go test ./tabstate -run TestREADMEDiagram -update
@@ -23,17 +23,17 @@ func TestREADMEDiagram(t *testing.T) {
 	checkREADMEBlock(t, "tabstate-diagram", tabstate.Diagram(tabstate.Transitions()))
 }
 
-// TestREADMEFrameDiagram fails when the frame diagram in the README is not
-// the one FrameDiagram draws from FrameTransitions. To redraw it:
+// TestREADMEFrameDiagram fails when the frame diagram in docs/lifecycle.md
+// is not the one FrameDiagram draws from FrameTransitions. To redraw it:
 //
 //	go test ./tabstate -run TestREADMEFrameDiagram -update
 func TestREADMEFrameDiagram(t *testing.T) {
 	checkREADMEBlock(t, "tabstate-frame-diagram", tabstate.FrameDiagram(tabstate.FrameTransitions()))
 }
 
-// checkREADMEBlock fails t when the README's block between the markers
-// <!-- name:start --> and <!-- name:end --> is not diagram in a mermaid
-// fence, and rewrites it with -update.
+// checkREADMEBlock fails t when the block of docs/lifecycle.md between the
+// markers <!-- name:start --> and <!-- name:end --> is not diagram in a
+// mermaid fence, and rewrites it with -update.
 func checkREADMEBlock(t *testing.T, name, diagram string) {
 	t.Helper()
 	start, end := "<!-- "+name+":start -->\n", "<!-- "+name+":end -->"

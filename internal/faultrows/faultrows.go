@@ -36,7 +36,7 @@ const (
 	Chromedp
 )
 
-// String names the backend as its tests and the README do.
+// String names the backend as its tests and docs/failures.md do.
 func (b Backend) String() string {
 	if b == Chromedp {
 		return "chromedp"
@@ -70,15 +70,15 @@ type Diff struct {
 	// backend's message holds: the calls it names.
 	Msg []string
 	// Note names any other difference, such as a recovery made with
-	// other calls; the README's table for the backend says it.
+	// other calls; the backend's table in docs/failures.md says it.
 	Note string
 }
 
 // Row is one way a tab can wedge an eval, and what every backend's watcher
 // must answer for it.
 type Row struct {
-	// Name is the subtest's name and the first column of the README's
-	// failure tables.
+	// Name is the subtest's name and the first column of the failure
+	// tables in docs/failures.md.
 	Name string
 	// EvalTimeout is the watcher's Options.EvalTimeout; zero is
 	// DefaultTimeout.
@@ -145,11 +145,11 @@ func (r Row) Messages(b Backend) []string {
 	return append(append([]string(nil), r.Msg...), r.Diff(b).Msg...)
 }
 
-// Rows is the fault matrix, in the order of the README's tables.
+// Rows is the fault matrix, in the order of the tables in docs/failures.md.
 func Rows() []Row { return slices.Concat(kinds()...) }
 
 // kinds are the matrix's rows by kind of fault, in the order of the
-// README's tables.
+// tables in docs/failures.md.
 func kinds() [][]Row {
 	return [][]Row{
 		crashRows(), scriptRows(), dialogRows(), {debuggerRow()}, loadRows(),

@@ -14,7 +14,7 @@ type goal struct {
 	limit                     float64
 }
 
-// section is one claim of the README: how it is measured, its figures and
+// section is one claim of docs/benchmarks-guide.md: how it is measured, its figures and
 // its goals.
 type section struct {
 	title, how string

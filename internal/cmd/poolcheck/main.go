@@ -4,13 +4,13 @@
 // a session timeout while busy and while idle, a full queue, the pool
 // killed, a renderer crash, a dialog, a runaway script, rod's own
 // transport at a session timeout), prints the table of what tabguard
-// returned and how long it took, and writes it into the README between
+// returned and how long it took, and writes it into docs/remote.md between
 // the pool-table markers when every row met its expectation. It exits with
 // status 1 when a row did not, and 2 when it could not run at all.
 //
 // scripts/test-pool installs browserless and runs it:
 //
-//	poolcheck -app DIR -browsers DIR -routes DIR -tmp DIR [-readme README.md] [-rows 1,4]
+//	poolcheck -app DIR -browsers DIR -routes DIR -tmp DIR [-readme docs/remote.md] [-rows 1,4]
 //
 // Every browserless it starts, and every Chromium those start, is ended
 // before it returns: the Chromium processes are found by their
@@ -37,8 +37,8 @@ func main() {
 	flag.StringVar(&env.routes, "routes", "", "ROUTES: a folder holding only browserless's chromium and management routes")
 	flag.StringVar(&env.tmp, "tmp", "", "private folder for the pools' data dirs and logs")
 	flag.StringVar(&env.node, "node", "node", "the Node.js binary")
-	readme := flag.String("readme", "", "README to write the table into, between the pool-table markers")
-	rows := flag.String("rows", "", "run only these rows, e.g. 1,4 (the README is then left alone)")
+	readme := flag.String("readme", "", "page to write the table into, between the pool-table markers (docs/remote.md)")
+	rows := flag.String("rows", "", "run only these rows, e.g. 1,4 (the page is then left alone)")
 	child := flag.String("rod-child", "", "internal: connect rod's own transport to this URL and evaluate until the process dies")
 	flag.Parse()
 
@@ -76,11 +76,11 @@ func run(ctx context.Context, env poolEnv, readme, rows string) int {
 		for _, row := range failed {
 			fmt.Fprintf(os.Stderr, "poolcheck: %s: %v\n", row.name, row.err)
 		}
-		fmt.Fprintln(os.Stderr, "poolcheck: the README is left as it was")
+		fmt.Fprintln(os.Stderr, "poolcheck: the page is left as it was")
 		return 1
 	}
 	if readme != "" && len(only) > 0 {
-		fmt.Fprintln(os.Stderr, "poolcheck: only some rows ran: the README is left as it was")
+		fmt.Fprintln(os.Stderr, "poolcheck: only some rows ran: the page is left as it was")
 	} else if readme != "" {
 		if err := writeTable(readme, table); err != nil {
 			fmt.Fprintln(os.Stderr, "poolcheck:", err)
