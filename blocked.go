@@ -38,6 +38,11 @@ var (
 	// ErrFrameDetached reports that the frame is gone from the tab, or was
 	// removed or moved to another process while the call ran.
 	ErrFrameDetached = tabstate.ErrFrameDetached
+	// ErrConnectionDropped reports that the connection to the browser
+	// dropped during the call while the browser lives on: the call did
+	// not answer. Detail says whether the connection was resumed, when
+	// the call may be sent again.
+	ErrConnectionDropped = tabstate.ErrConnectionDropped
 	// ErrSignInRequired reports that the server asked for credentials (a
 	// 401 challenge) and the browser gave none; it is an ErrNoDocument too.
 	ErrSignInRequired = tabstate.ErrSignInRequired

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/cdp"
@@ -38,6 +39,26 @@ type ConnectOptions struct {
 	// http.Header{"Authorization": {"Bearer " + key}}. No error or log
 	// line quotes it.
 	Header http.Header
+	// Resume is how long a dropped connection is dialed again while the
+	// browser may live on; zero means DefaultResume, a negative value
+	// never. See ConnectWith.
+	Resume time.Duration
+}
+
+// DefaultResume is how long a dropped connection is dialed again by
+// default: 30 s, the time browserless keeps a browser for a client to
+// come back, the shortest such window of the pools.
+const DefaultResume = 30 * time.Second
+
+// resume is the window of opts, which may be nil.
+func (o *ConnectOptions) resume() time.Duration {
+	switch {
+	case o == nil || o.Resume == 0:
+		return DefaultResume
+	case o.Resume < 0:
+		return 0
+	}
+	return o.Resume
 }
 
 // ConnectWith is [Connect] with opts, which may be nil.
@@ -53,11 +74,12 @@ func ConnectWith(ctx context.Context, rawURL string, opts *ConnectOptions) (*rod
 	if err != nil {
 		return nil, err
 	}
-	conn, err := cdpws.Dial(ctx, wsURL, header)
+	conn, err := cdpws.NewResumer(ctx, wsURL, header, cdpws.ResumeOptions{Window: opts.resume(), StaleObjects: true})
 	if err != nil {
 		return nil, err
 	}
 	t := &transport{conn: conn}
+	conn.Subscribe(cdpws.ResumeHooks{Dropped: t.dropped, Resumed: t.resumed})
 	b := rod.New().Client(client{Client: cdp.New().Start(t), t: t})
 	// rod's Connect sends Target.setDiscoverTargets under the browser's own
 	// context, which has no deadline: the socket's closing bounds it.

@@ -22,27 +22,39 @@ import (
 // poolFixture is a real Chromium behind a faultproxy.Proxy, reached with Connect,
 // with one loaded tab watched through a BrowserWatcher.
 type poolFixture struct {
-	proxy *faultproxy.Proxy
-	b     *rod.Browser
-	bw    *tabguard.BrowserWatcher
-	w     *tabguard.Watcher
+	proxy  *faultproxy.Proxy
+	remote *remoteChromium
+	page   *rod.Page // the watched tab's own rod page
+	b      *rod.Browser
+	bw     *tabguard.BrowserWatcher
+	w      *tabguard.Watcher
 }
 
 func newPoolFixture(t *testing.T, opts *tabguard.Options, configure func(*faultproxy.Proxy)) *poolFixture {
 	t.Helper()
+	return newPoolFixtureWith(t, opts, nil, configure)
+}
+
+// newPoolFixtureWith is newPoolFixture with Connect's options.
+func newPoolFixtureWith(t *testing.T, opts *tabguard.Options, copts *tabguard.ConnectOptions, configure func(*faultproxy.Proxy)) *poolFixture {
+	t.Helper()
 	remote := startRemoteChromium(t)
 	host := strings.TrimPrefix(remote.wsURL, "ws://")
 	host = host[:strings.IndexByte(host, '/')]
-	f := &poolFixture{proxy: faultproxy.Start(t, host, configure)}
+	f := &poolFixture{proxy: faultproxy.Start(t, host, configure), remote: remote}
 	var err error
-	f.b, err = tabguard.Connect(testbrowser.Context(t, 10*time.Second), f.proxy.URL(remote.wsURL))
+	f.b, err = tabguard.ConnectWith(testbrowser.Context(t, 10*time.Second), f.proxy.URL(remote.wsURL), copts)
 	require.NoError(t, err)
+	// Closed before Chromium is killed: a connection that resumes would
+	// dial a killed browser for its window.
+	t.Cleanup(func() { _ = f.b.Timeout(10 * time.Second).Close() })
 	f.bw = watchBrowser(t, f.b, opts)
 	ctx := testbrowser.Context(t, 20*time.Second)
 	target, err := proto.TargetCreateTarget{URL: serve(t).URL}.Call(f.b.Context(ctx))
 	require.NoError(t, err)
 	page, err := f.b.PageFromTarget(target.TargetID)
 	require.NoError(t, err)
+	f.page = page
 	f.w, err = f.bw.Watch(page)
 	require.NoError(t, err)
 	_, err = f.w.Wait(ctx, func(s tabguard.TabState) bool { return s.Loaded })
@@ -94,7 +106,11 @@ func TestConnectFaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			f := newPoolFixture(t, &tabguard.Options{EvalTimeout: time.Minute, Heartbeat: tt.heartbeat}, nil)
+			// Without resuming (TestResumeInFlight resumes a reset): a
+			// close frame and bytes that are no frame end the session
+			// whatever the option says.
+			f := newPoolFixtureWith(t, &tabguard.Options{EvalTimeout: time.Minute, Heartbeat: tt.heartbeat},
+				&tabguard.ConnectOptions{Resume: -1}, nil)
 			wait := f.inFlight(t)
 			start := time.Now()
 			tt.fault(f.proxy)
@@ -142,12 +158,13 @@ func TestResetOnRodTransport(t *testing.T) {
 	}
 }
 
-// Without a heartbeat, the same pool closes the idle connection, and the
-// next eval says the browser is gone: what the heartbeat test keeps from
-// happening does happen.
+// Without a heartbeat and without resuming, the same pool closes the idle
+// connection, and the next eval says the browser is gone: what the
+// heartbeat test keeps from happening does happen. (A connection that
+// resumes dials again: TestResumeReaped.)
 func TestIdleSessionReapedWithoutHeartbeat(t *testing.T) {
 	t.Parallel()
-	f := newPoolFixture(t, nil, nil)
+	f := newPoolFixtureWith(t, nil, &tabguard.ConnectOptions{Resume: -1}, nil)
 	f.proxy.ReapIdle(time.Second)
 	time.Sleep(3 * time.Second) // idle
 	_, err := f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => 1`)

@@ -25,7 +25,7 @@ type ConnectionError = cdpws.ConnectionError
 // before a reply by the time the reply reaches its caller: on a browser
 // from [Connect], a refusal needs no barrier (sync.go).
 type transport struct {
-	conn *cdpws.Conn
+	conn *cdpws.Resumer
 
 	mu      sync.Mutex
 	intakes []*intake
@@ -44,6 +44,24 @@ func (t *transport) Read() ([]byte, error) {
 		in.take(data, err)
 	}
 	return data, err
+}
+
+// dropped and resumed hand a drop and a resume of the connection to the
+// engines, on rod's reading goroutine, before the messages that follow.
+func (t *transport) dropped(reason string) {
+	for _, in := range t.live() {
+		if eng := in.eng.Load(); eng != nil {
+			eng.Dropped(reason)
+		}
+	}
+}
+
+func (t *transport) resumed(r cdpws.Resume) {
+	for _, in := range t.live() {
+		if eng := in.eng.Load(); eng != nil {
+			eng.Resumed(r.Took)
+		}
+	}
 }
 
 // live returns the intakes not closed, and forgets the others.

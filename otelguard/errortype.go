@@ -23,6 +23,7 @@ var errorTypes = map[error]string{
 	tabstate.ErrTerminated:         "ErrTerminated",
 	tabstate.ErrFrameCrashed:       "ErrFrameCrashed",
 	tabstate.ErrFrameDetached:      "ErrFrameDetached",
+	tabstate.ErrConnectionDropped:  "ErrConnectionDropped",
 	tabstate.ErrSignInRequired:     "ErrSignInRequired",
 	tabstate.ErrCertificate:        "ErrCertificate",
 	tabstate.ErrClientCertificate:  "ErrClientCertificate",

@@ -41,13 +41,20 @@ var (
 	// ErrFrameDetached reports that the frame is gone from the tab, or was
 	// removed or moved to another process while the call ran.
 	ErrFrameDetached = errors.New("frame is detached")
+	// ErrConnectionDropped reports that the connection to the browser
+	// dropped while the call was under way, or before it was sent, and
+	// that the browser lives on: the call did not answer. Detail says
+	// whether the connection was resumed (then the call may be sent
+	// again) or is still resuming. A connection that is not resumed
+	// answers ErrBrowserGone.
+	ErrConnectionDropped = errors.New("connection to the browser dropped")
 )
 
 // BlockedError explains why an eval was refused or cut short.
 type BlockedError struct {
 	// Reason is one of ErrTabCrashed, ErrNoDocument, ErrTabClosed,
 	// ErrTabDiscarded, ErrBrowserGone, ErrDialogOpen, ErrPaused, ErrNavigated, ErrTerminated,
-	// ErrFrameCrashed, ErrFrameDetached.
+	// ErrFrameCrashed, ErrFrameDetached, ErrConnectionDropped.
 	Reason error
 	// Frame is the iframe the refusal is about; empty for the tab itself.
 	Frame string
@@ -117,7 +124,7 @@ func (e *BlockedError) Problem() string {
 		if e.Detail != "" {
 			b.WriteString(" (reason: " + e.Detail + ")")
 		}
-	case ErrBrowserGone:
+	case ErrBrowserGone, ErrConnectionDropped:
 		if e.Detail != "" {
 			b.WriteString(" (" + e.Detail + ")")
 		}
@@ -176,6 +183,8 @@ func (e *BlockedError) Advice() string {
 		return "resume it with Debugger.resume"
 	case ErrTerminated, ErrNavigated:
 		return "retry the eval"
+	case ErrConnectionDropped:
+		return "retry the call once the connection is resumed"
 	case ErrSignInRequired:
 		return "the page needs credentials: give them with Options.Credentials, or navigate to another page (Watcher.Navigate)"
 	case ErrCredentialsRefused:

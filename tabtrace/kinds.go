@@ -98,6 +98,12 @@ const (
 	TabUnwatched
 	// BrowserGone: the connection to the browser is lost; Detail says why.
 	BrowserGone
+	// ConnectionDropped: the connection to the browser dropped, and is
+	// being resumed; Detail says why it dropped.
+	ConnectionDropped
+	// ConnectionResumed: a dropped connection is resumed; Detail says
+	// after how long.
+	ConnectionResumed
 )
 
 // String names the kind in snake case, as in "dialog_opened".
@@ -119,6 +125,10 @@ func (k ChangeKind) String() string {
 		return "unwatched"
 	case BrowserGone:
 		return "browser_gone"
+	case ConnectionDropped:
+		return "connection_dropped"
+	case ConnectionResumed:
+		return "connection_resumed"
 	}
 	return "change_" + strconv.Itoa(int(k))
 }

@@ -213,6 +213,19 @@ func (c *tailConn) last() []byte {
 	return bytes.Clone(c.buf)
 }
 
+// HandshakeError is a WebSocket handshake the endpoint answered with an
+// HTTP status other than 101.
+type HandshakeError struct {
+	Status int
+	Err    error
+}
+
+// Error is the error beneath's text.
+func (e *HandshakeError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the error beneath.
+func (e *HandshakeError) Unwrap() error { return e.Err }
+
 // Dial opens the WebSocket at wsURL within ctx, its handshake sent with
 // header (nil: none), over a connection that keeps the bytes it read last.
 // No error quotes header: it may hold a key.
@@ -234,10 +247,13 @@ func Dial(ctx context.Context, wsURL string, header http.Header) (*Conn, error) 
 			return keep((&tls.Dialer{}).DialContext(ctx, network, addr))
 		},
 	}}
-	conn, _, err := websocket.Dial(ctx, wsURL, &websocket.DialOptions{HTTPClient: client, HTTPHeader: header})
+	conn, resp, err := websocket.Dial(ctx, wsURL, &websocket.DialOptions{HTTPClient: client, HTTPHeader: header})
 	if err != nil {
 		if t.tail != nil {
 			_ = t.tail.Close()
+		}
+		if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
+			err = &HandshakeError{Status: resp.StatusCode, Err: err}
 		}
 		return nil, &RedactedError{URL: wsURL, Err: redactURLErrors(err)}
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/tabguard/tabguard/tabstate"
 )
@@ -18,6 +19,7 @@ type inflight struct {
 	choosers     uint64 // t.choosers when it was admitted
 	downloads    uint64 // t.downloadsBegun when it was admitted
 	navigations  uint64 // t.tab.Navigations() when it was admitted
+	drops        uint64 // the connection's drops when it was admitted
 	// onDownload says a download the tab begins cuts the call short
 	// when a navigation of the main frame began since (download.go).
 	onDownload bool
@@ -57,6 +59,10 @@ func stale(err error) bool {
 // every event Chrome sent so far before it is returned.
 func (t *Tab) admit(ctx context.Context, call *inflight, allow func(error) bool) error {
 	t.b.lost()
+	limit, _, _ := t.bound(ctx, time.Now())
+	if err := t.b.awaitResume(ctx, limit); err != nil {
+		return err
+	}
 	err := t.enter(call, allow)
 	barrier := stale(err)
 	if barrier {
@@ -109,6 +115,7 @@ func (t *Tab) enter(call *inflight, allow func(error) bool) error {
 	}
 	call.navSeq, call.terminations, call.lnaSeq, call.choosers = t.tab.Seq(), t.terminations, t.lna.n, t.choosers.Load()
 	call.downloads, call.navigations, call.print = t.downloadsBegun, t.tab.Navigations(), t.printDone
+	call.drops = t.b.drops()
 	t.inflight[call] = struct{}{}
 	return nil
 }

@@ -60,6 +60,7 @@ type Browser struct {
 	// with an error only it knows, which the calls in flight get.
 	unplaced   string
 	unplacedAt time.Time
+	drop       drop // a connection that resumes: its drops (resume.go)
 
 	fmu           sync.Mutex              // guards iframeTargets and downloads; no other lock is taken while it is held
 	iframeTargets map[string]iframeTarget // out-of-process iframes by target (= frame) ID
@@ -250,6 +251,7 @@ func (b *Browser) Disconnected(reason string) {
 	}
 	first := !b.gone
 	b.gone, b.provisional = true, reason == ""
+	b.endDrop()
 	if reason == "" {
 		reason = lostConnection
 	}

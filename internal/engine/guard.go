@@ -151,6 +151,9 @@ func (t *Tab) do(ctx context.Context, op string, fn func(ctx context.Context) er
 // outcome is the answer of call, which ended with err; late says it ran
 // out of time.
 func (t *Tab) outcome(ctx, cctx context.Context, call *inflight, op string, err error, late, action bool) error {
+	if dropped := t.droppedDuring(call); dropped != nil {
+		return dropped
+	}
 	switch {
 	case late:
 		te := t.timedOut(&call.clock, op)
@@ -202,10 +205,13 @@ func (t *Tab) doBrowserSide(ctx context.Context, op string, fn func(ctx context.
 	err = fn(cctx)
 	late := timedOut(ctx, cctx, err)
 	t.end(call, late)
-	switch {
-	case err == nil:
+	if err == nil {
 		return nil
-	case late:
+	}
+	if dropped := t.droppedDuring(call); dropped != nil {
+		return dropped
+	}
+	if late {
 		return &tabstate.TimeoutError{Op: op, Limit: call.clock.limit}
 	}
 	return t.settle(ctx, cctx, t.classify(err))
@@ -225,10 +231,13 @@ func (t *Tab) change(ctx context.Context, op string, allow func(error) bool, fn 
 	err = t.whenAttached(cctx, func() error { return fn(cctx) })
 	late := timedOut(ctx, cctx, err)
 	t.end(call, late)
-	switch {
-	case err == nil:
+	if err == nil {
 		return nil
-	case late:
+	}
+	if dropped := t.droppedDuring(call); dropped != nil {
+		return dropped
+	}
+	if late {
 		return &tabstate.TimeoutError{Op: op, Limit: call.clock.limit}
 	}
 	return t.explain(t.settle(ctx, cctx, t.classify(err)))
@@ -319,6 +328,9 @@ func (t *Tab) explain(err error) error {
 func (t *Tab) classify(err error) error {
 	f := t.b.classify(err)
 	switch {
+	case f.Kind == Protocol && f.Code == DroppedCode:
+		// A resuming connection's answer to a call its drop cut.
+		return t.b.droppedError(true)
 	case f.Kind == Protocol && f.Code == -32000 && f.Message == "Target crashed":
 		// Chrome answers held calls so when the crashed tab is navigated
 		// again; the state already has the crash from its events.

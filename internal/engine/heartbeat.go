@@ -25,6 +25,10 @@ func (b *Browser) heartbeat(interval time.Duration) {
 			return
 		case <-tick.C:
 		}
+		if b.resuming() {
+			continue // the connection resumes, or ends, by itself
+		}
+		drops := b.drops()
 		bound := max(interval, linkMargin*b.link.slowest()).Round(time.Millisecond)
 		ctx, cancel := context.WithTimeout(b.life, bound)
 		err := b.browserCall(ctx, "Browser.getVersion", nil, nil)
@@ -33,6 +37,8 @@ func (b *Browser) heartbeat(interval time.Duration) {
 		case err == nil:
 		case b.life.Err() != nil:
 			return
+		case b.drops() != drops || b.resuming():
+			// The connection dropped under the heartbeat: not silent.
 		case errors.Is(err, context.DeadlineExceeded):
 			b.heartbeatMissed(bound)
 			b.Disconnected("no answer from the browser for " + bound.String())

@@ -24,6 +24,8 @@ type Proxy struct {
 	ln       net.Listener
 	target   string       // host:port of the browser
 	reapIdle atomic.Int64 // a time.Duration; see ReapIdle
+	refuse   atomic.Bool  // see Refuse
+	accepted atomic.Int64 // connections accepted
 	// Queue holds every connection without ever reaching the browser.
 	Queue bool
 	// Delay, set in Start's configure func, is a one-way latency added to
@@ -87,6 +89,11 @@ func (p *Proxy) accept() {
 }
 
 func (p *Proxy) serve(client net.Conn) {
+	p.accepted.Add(1)
+	if p.refuse.Load() {
+		_ = client.Close() // a pool that restarts: the dial fails
+		return
+	}
 	if p.Queue {
 		// A full pool: hold the socket, answer nothing, notice the close.
 		_, _ = io.Copy(io.Discard, client)
@@ -117,6 +124,20 @@ func (p *Proxy) serve(client net.Conn) {
 	pipes.Wait()
 	close(pc.done)
 	<-reaped
+}
+
+// Refuse makes the proxy close, from now on, every new connection at
+// once, as a pool or a load balancer that restarts does; false lets them
+// through again.
+func (p *Proxy) Refuse(refuse bool) { p.refuse.Store(refuse) }
+
+// Accepted is the number of connections the proxy accepted.
+func (p *Proxy) Accepted() int { return int(p.accepted.Load()) }
+
+// CutAll ends every connection, both sockets, as a proxy that restarts
+// does: the browser behind it lives on.
+func (p *Proxy) CutAll() {
+	p.each(func(pc *proxyConn) { _ = pc.client.Close(); _ = pc.server.Close() })
 }
 
 // ReapIdle makes the proxy close, from now on, each connection whose client

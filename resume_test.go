@@ -1,0 +1,209 @@
+package tabguard_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tabguard/tabguard"
+	"github.com/tabguard/tabguard/internal/faultproxy"
+	"github.com/tabguard/tabguard/internal/testbrowser"
+	"github.com/tabguard/tabguard/tabtrace"
+)
+
+// resumes follows a BrowserWatcher's drops and resumes through its
+// Trace.
+type resumes struct {
+	dropped, resumed chan string
+}
+
+func newResumes() (*resumes, *tabtrace.Trace) {
+	r := &resumes{dropped: make(chan string, 100), resumed: make(chan string, 100)}
+	return r, &tabtrace.Trace{TabChanged: func(c tabtrace.Change) {
+		switch c.Kind {
+		case tabtrace.ConnectionDropped:
+			r.dropped <- c.Detail
+		case tabtrace.ConnectionResumed:
+			r.resumed <- c.Detail
+		}
+	}}
+}
+
+// wait returns the next detail of ch, failing t after 30 s.
+func (r *resumes) wait(t *testing.T, ch chan string, what string) string {
+	t.Helper()
+	select {
+	case d := <-ch:
+		return d
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no %s within 30s", what)
+		return ""
+	}
+}
+
+// resumeFixture is a pool fixture whose watcher reports its resumes, with
+// a second connection straight to the browser, to change the tab while
+// the watched connection is down.
+func resumeFixture(t *testing.T, copts *tabguard.ConnectOptions) (*poolFixture, *resumes, *rod.Page) {
+	t.Helper()
+	r, tr := newResumes()
+	f := newPoolFixtureWith(t, &tabguard.Options{EvalTimeout: time.Minute, Trace: tr}, copts, nil)
+	direct := rod.New().ControlURL(f.remote.wsURL)
+	require.NoError(t, direct.Connect())
+	t.Cleanup(func() { _ = direct.Close() })
+	page, err := direct.PageFromTarget(f.page.TargetID)
+	require.NoError(t, err)
+	return f, r, page
+}
+
+// A cut connection resumes: the next eval answers, on the watcher and on
+// the program's own rod page, with one dial more.
+func TestResumeIdle(t *testing.T) {
+	t.Parallel()
+	f, r, _ := resumeFixture(t, nil)
+	for i := range 3 {
+		before := f.proxy.Accepted()
+		f.proxy.CutAll()
+		assert.Contains(t, r.wait(t, r.dropped, "drop"), "connection closed without a close frame")
+		r.wait(t, r.resumed, "resume")
+		assert.Equal(t, before+1, f.proxy.Accepted(), "resume %d: one dial", i)
+		v, err := f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => 6 * 7`)
+		require.NoError(t, err, "resume %d: the watcher's eval", i)
+		assert.Equal(t, 42, v.Value.Int())
+		own, err := f.page.Timeout(10 * time.Second).Eval(`() => document.title`)
+		require.NoError(t, err, "resume %d: the program's own rod page", i)
+		assert.Equal(t, "ok", own.Value.Str())
+		assert.False(t, f.w.State().BrowserGone)
+	}
+}
+
+// A call in flight at the drop answers ErrConnectionDropped, saying the
+// connection was resumed; the next call answers.
+func TestResumeInFlight(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, reason string
+		fault        func(*faultproxy.Proxy)
+	}{
+		{"cut", "connection closed without a close frame", (*faultproxy.Proxy).CutAll},
+		{"reset", "connection reset", (*faultproxy.Proxy).ResetAll},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f, r, _ := resumeFixture(t, nil)
+			wait := f.inFlight(t)
+			tt.fault(f.proxy)
+			_, err := wait()
+			require.ErrorIs(t, err, tabguard.ErrConnectionDropped)
+			assert.NotErrorIs(t, err, tabguard.ErrBrowserGone)
+			assert.Contains(t, err.Error(), "connection to the browser dropped ("+tt.reason+"; resumed after ")
+			r.wait(t, r.resumed, "resume")
+			v, err := f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => 1`)
+			require.NoError(t, err)
+			assert.Equal(t, 1, v.Value.Int())
+		})
+	}
+}
+
+// A pool that closes idle connections: the watcher's connection resumes
+// each time, and an eval after a long idle answers.
+func TestResumeReaped(t *testing.T) {
+	t.Parallel()
+	f, r, _ := resumeFixture(t, nil)
+	f.proxy.ReapIdle(time.Second)
+	r.wait(t, r.resumed, "resume after the reap")
+	v, err := f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => 1`)
+	if errors.Is(err, tabguard.ErrConnectionDropped) {
+		// Reaped again as the eval went out: it says so, and may be sent again.
+		v, err = f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => 1`)
+	}
+	require.NoError(t, err)
+	assert.Equal(t, 1, v.Value.Int())
+}
+
+// What happened to a tab while the connection was down is told after the
+// resume: a crash, a close, a navigation.
+func TestResumeAfterGap(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		gap   func(t *testing.T, direct *rod.Page, url string)
+		check func(t *testing.T, f *poolFixture, url string)
+	}{
+		{"crashed", func(t *testing.T, direct *rod.Page, _ string) {
+			p := direct.Timeout(10 * time.Second)
+			crashed := p.WaitEvent(&proto.InspectorTargetCrashed{})
+			_ = proto.PageCrash{}.Call(direct.Timeout(time.Second)) // Chrome never answers it
+			crashed()
+		}, func(t *testing.T, f *poolFixture, _ string) {
+			_, err := f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => 1`)
+			require.ErrorIs(t, err, tabguard.ErrTabCrashed)
+		}},
+		{"closed", func(t *testing.T, direct *rod.Page, _ string) {
+			require.NoError(t, direct.Close())
+		}, func(t *testing.T, f *poolFixture, _ string) {
+			_, err := f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => 1`)
+			require.ErrorIs(t, err, tabguard.ErrTabClosed)
+		}},
+		{"navigated", func(t *testing.T, direct *rod.Page, url string) {
+			require.NoError(t, direct.Timeout(10*time.Second).Navigate(url))
+			require.NoError(t, direct.Timeout(10*time.Second).WaitLoad())
+		}, func(t *testing.T, f *poolFixture, url string) {
+			s, err := f.w.Wait(testbrowser.Context(t, 10*time.Second), func(s tabguard.TabState) bool { return s.URL == url })
+			require.NoError(t, err, "the watcher learns the new URL")
+			assert.True(t, s.Committed)
+			v, err := f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => location.href`)
+			require.NoError(t, err)
+			assert.Equal(t, url, v.Value.Str())
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f, r, direct := resumeFixture(t, nil)
+			url := serve(t).URL + "/other"
+			f.proxy.Refuse(true)
+			f.proxy.CutAll()
+			r.wait(t, r.dropped, "drop")
+			tt.gap(t, direct, url)
+			f.proxy.Refuse(false)
+			r.wait(t, r.resumed, "resume")
+			tt.check(t, f, url)
+		})
+	}
+}
+
+// A browser that does not come back within the resume window is gone,
+// with the reason of the last try, and the call in flight says so.
+func TestResumeGivesUp(t *testing.T) {
+	t.Parallel()
+	f, r, _ := resumeFixture(t, &tabguard.ConnectOptions{Resume: time.Second})
+	wait := f.inFlight(t)
+	f.proxy.Refuse(true)
+	f.proxy.CutAll()
+	r.wait(t, r.dropped, "drop")
+	_, err := wait()
+	require.ErrorIs(t, err, tabguard.ErrBrowserGone)
+	assert.Contains(t, err.Error(), "connection closed without a close frame; not resumed (the window of 1s passed")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err = f.w.Eval(ctx, `() => 1`)
+	require.ErrorIs(t, err, tabguard.ErrBrowserGone)
+	assert.Greater(t, f.proxy.Accepted(), 2, "it dialed again")
+}
+
+// Resume off: a cut is the browser's loss, as before.
+func TestResumeOff(t *testing.T) {
+	t.Parallel()
+	f, _, _ := resumeFixture(t, &tabguard.ConnectOptions{Resume: -1})
+	wait := f.inFlight(t)
+	f.proxy.CutAll()
+	_, err := wait()
+	require.ErrorIs(t, err, tabguard.ErrBrowserGone)
+	assert.Equal(t, 1, f.proxy.Accepted(), "no dial again")
+}
