@@ -8,6 +8,7 @@ import (
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/tabguard/tabguard/internal/cdpws"
 	"github.com/tabguard/tabguard/internal/engine"
 	"github.com/tabguard/tabguard/tabstate"
 )
@@ -28,6 +29,9 @@ type BrowserWatcher struct {
 	life   context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // the loss watch
+	// unsubscribe ends the engine's hooks on a connection that resumes
+	// (NewRemoteAllocator's); nil on another.
+	unsubscribe func()
 }
 
 // WatchBrowser starts following the browser of ctx, a chromedp context
@@ -59,6 +63,12 @@ func WatchBrowser(ctx context.Context, opts *Options) (*BrowserWatcher, error) {
 	if d.Lost() {
 		_ = bw.Close()
 		return nil, &BlockedError{Reason: ErrBrowserGone, Detail: bw.eng.LostReason()}
+	}
+	if r := resumerOf(c.Browser); r != nil {
+		bw.unsubscribe = r.Subscribe(cdpws.ResumeHooks{
+			Dropped: bw.eng.Dropped,
+			Resumed: func(rs cdpws.Resume) { bw.eng.Resumed(rs.Took) },
+		})
 	}
 	if err := chromedp.ListenBrowser(life, bw.dispatch); err != nil {
 		_ = bw.Close()
@@ -92,6 +102,9 @@ func (bw *BrowserWatcher) Watch(ctx context.Context) (*Watcher, error) {
 // Changes channel and waits for its goroutines to return. It leaves the
 // browser and its tabs alone. Calling Close again does nothing.
 func (bw *BrowserWatcher) Close() error {
+	if bw.unsubscribe != nil {
+		bw.unsubscribe()
+	}
 	bw.eng.Close()
 	bw.d.close()
 	bw.cancel()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/chromedp/cdproto"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
@@ -43,12 +44,32 @@ type ConnectOptions struct {
 	// http.Header{"Authorization": {"Bearer " + key}}. No error quotes
 	// it.
 	Header http.Header
+	// Resume is how long a dropped connection is dialed again while the
+	// browser may live on; zero means DefaultResume, a negative value
+	// never. See NewRemoteAllocator.
+	Resume time.Duration
+}
+
+// DefaultResume is how long a dropped connection is dialed again by
+// default: 30 s, the time browserless keeps a browser for a client to
+// come back, the shortest such window of the pools.
+const DefaultResume = 30 * time.Second
+
+// resume is the window of opts, which may be nil.
+func (o *ConnectOptions) resume() time.Duration {
+	switch {
+	case o == nil || o.Resume == 0:
+		return DefaultResume
+	case o.Resume < 0:
+		return 0
+	}
+	return o.Resume
 }
 
 // NewRemoteAllocatorWith is [NewRemoteAllocator] with opts, which may be
 // nil.
 func NewRemoteAllocatorWith(parent context.Context, rawURL string, opts *ConnectOptions) (context.Context, context.CancelFunc) {
-	a := &remoteAllocator{url: rawURL}
+	a := &remoteAllocator{url: rawURL, resume: opts.resume()}
 	if opts != nil {
 		a.header = opts.Header.Clone()
 	}
@@ -63,7 +84,19 @@ func NewRemoteAllocatorWith(parent context.Context, rawURL string, opts *Connect
 type remoteAllocator struct {
 	url    string
 	header http.Header
+	resume time.Duration
 	wg     sync.WaitGroup
+}
+
+// resumers holds the connection of each browser a remoteAllocator
+// allocated, for its BrowserWatcher to follow its drops and resumes.
+var resumers sync.Map // *chromedp.Browser → *cdpws.Resumer
+
+// resumerOf is b's connection that resumes, or nil.
+func resumerOf(b *chromedp.Browser) *cdpws.Resumer {
+	r, _ := resumers.Load(b)
+	res, _ := r.(*cdpws.Resumer)
+	return res
 }
 
 var (
@@ -81,7 +114,7 @@ func (a *remoteAllocator) Allocate(ctx context.Context, opts ...chromedp.Browser
 	if err != nil {
 		return nil, err
 	}
-	conn, err := cdpws.Dial(ctx, wsURL, a.header)
+	conn, err := cdpws.NewResumer(ctx, wsURL, a.header, cdpws.ResumeOptions{Window: a.resume})
 	if err != nil {
 		return nil, err
 	}
@@ -101,6 +134,8 @@ func (a *remoteAllocator) Allocate(ctx context.Context, opts ...chromedp.Browser
 		_ = conn.Close()
 		return nil, fmt.Errorf("connect to the browser: %w", err)
 	}
+	resumers.Store(b, conn)
+	context.AfterFunc(wctx, func() { resumers.Delete(b) })
 	return b, nil
 }
 
@@ -113,7 +148,7 @@ func (a *remoteAllocator) Attaches() bool { return true }
 
 // transport puts chromedp's browser on a cdpws connection, whose reader
 // hands it nothing but CDP JSON.
-type transport struct{ conn *cdpws.Conn }
+type transport struct{ conn *cdpws.Resumer }
 
 // Read reads the next message, or the error that ended the connection.
 func (t transport) Read(_ context.Context, msg *cdproto.Message) error {

@@ -142,16 +142,23 @@ func (r *remoteChromium) kill() error {
 // poolFixture is a real Chromium behind a faultproxy.Proxy, reached through
 // NewRemoteAllocator, with one loaded tab watched through a BrowserWatcher.
 type poolFixture struct {
-	proxy *faultproxy.Proxy
-	tab   context.Context
-	w     *chromedpguard.Watcher
+	proxy  *faultproxy.Proxy
+	remote *remoteChromium
+	tab    context.Context
+	w      *chromedpguard.Watcher
 }
 
 func newPoolFixture(t *testing.T, opts *chromedpguard.Options, configure func(*faultproxy.Proxy)) *poolFixture {
 	t.Helper()
+	return newPoolFixtureWith(t, opts, nil, configure)
+}
+
+// newPoolFixtureWith is newPoolFixture with the allocator's options.
+func newPoolFixtureWith(t *testing.T, opts *chromedpguard.Options, copts *chromedpguard.ConnectOptions, configure func(*faultproxy.Proxy)) *poolFixture {
+	t.Helper()
 	remote := sharedRemote(t)
-	f := &poolFixture{proxy: faultproxy.Start(t, remote.host, configure)}
-	actx, cancelAlloc := chromedpguard.NewRemoteAllocator(context.Background(), f.proxy.URL(remote.wsURL))
+	f := &poolFixture{proxy: faultproxy.Start(t, remote.host, configure), remote: remote}
+	actx, cancelAlloc := chromedpguard.NewRemoteAllocatorWith(context.Background(), f.proxy.URL(remote.wsURL), copts)
 	t.Cleanup(cancelAlloc)
 	tab, cancel := chromedp.NewContext(actx, chromedp.WithErrorf(func(string, ...any) {}))
 	t.Cleanup(cancel)
@@ -192,7 +199,11 @@ func TestRemoteFaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			f := newPoolFixture(t, &chromedpguard.Options{EvalTimeout: time.Minute, Heartbeat: tt.heartbeat}, nil)
+			// Without resuming (TestResumeInFlight resumes a reset): a
+			// close frame and bytes that are no frame end the session
+			// whatever the option says.
+			f := newPoolFixtureWith(t, &chromedpguard.Options{EvalTimeout: time.Minute, Heartbeat: tt.heartbeat},
+				&chromedpguard.ConnectOptions{Resume: -1}, nil)
 			done := make(chan error, 1)
 			go func() {
 				_, err := f.w.Eval(within(t, time.Minute), `() => new Promise(() => {})`)
