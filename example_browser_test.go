@@ -38,6 +38,11 @@ func ExampleBrowserWatcher() {
 		return
 	}
 	defer w.CloseTab(ctx)
+	// Open returns at the commit; the title is there once the page loaded.
+	if _, err := w.Wait(ctx, func(s tabguard.TabState) bool { return s.Loaded }); err != nil {
+		fmt.Println(err)
+		return
+	}
 	for _, ti := range bw.Tabs() {
 		switch ti.TargetID {
 		case page.TargetID:
