@@ -113,6 +113,10 @@ func (bw *BrowserWatcher) run(ctx context.Context, events <-chan *rod.Message) {
 	if ctx.Err() != nil && bw.d.root.GetContext().Err() == nil {
 		return // bw closed
 	}
+	// At once, for the calls in flight waiting to learn of it, with the
+	// error the transport handed them as the reason (Disconnected); then
+	// with what the driver's next call says, which may tell more.
+	bw.eng.Disconnected("")
 	bw.eng.Disconnected(bw.eng.LostReason())
 }
 

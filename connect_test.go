@@ -242,6 +242,7 @@ func TestConnectHTTPEndpoint(t *testing.T) {
 	host := strings.TrimPrefix(remote.wsURL, "ws://")
 	b, err := tabguard.Connect(testbrowser.Context(t, 10*time.Second), "http://"+host[:strings.IndexByte(host, '/')])
 	require.NoError(t, err)
+	t.Cleanup(func() { _ = b.Timeout(10 * time.Second).Close() })
 	res, err := proto.BrowserGetVersion{}.Call(b.Context(testbrowser.Context(t, 5*time.Second)))
 	require.NoError(t, err)
 	assert.Contains(t, res.Product, "Chrome")
@@ -296,4 +297,53 @@ func TestCloseFrameOnOwnTransport(t *testing.T) {
 		assert.Contains(t, err.Error(), `"session timeout"`, "a later refusal carries the first reason")
 	}
 	assert.Contains(t, w.State().GoneReason, `"session timeout"`)
+}
+
+// opaqueTransport is a program's own transport whose errors are of a type
+// of its own, telling nothing but their text.
+type opaqueTransport struct{ ownTransport }
+
+type transportError struct{ text string }
+
+func (e *transportError) Error() string { return e.text }
+
+func (t opaqueTransport) Read() ([]byte, error) {
+	b, err := t.ownTransport.Read()
+	if err != nil {
+		return nil, &transportError{"socket gone: " + err.Error()}
+	}
+	return b, nil
+}
+
+// A connection that ends is the browser's loss whatever type the
+// transport's error has: the eval in flight answers ErrBrowserGone with
+// the transport's words, not the raw error.
+func TestLossOnOpaqueTransport(t *testing.T) {
+	t.Parallel()
+	remote := startRemoteChromium(t)
+	host := strings.TrimPrefix(remote.wsURL, "ws://")
+	p := faultproxy.Start(t, host[:strings.IndexByte(host, '/')], nil)
+	conn, _, err := websocket.Dial(testbrowser.Context(t, 10*time.Second), p.URL(remote.wsURL), nil)
+	require.NoError(t, err)
+	conn.SetReadLimit(-1)
+	t.Cleanup(func() { _ = conn.CloseNow() })
+	b := rod.New().Client(cdp.New().Start(opaqueTransport{ownTransport{conn}}))
+	require.NoError(t, b.Connect())
+	w := watch(t, testbrowser.NewPage(t, &testbrowser.Browser{Browser: b}), &tabguard.Options{EvalTimeout: time.Minute})
+	done := make(chan error, 1)
+	go func() {
+		_, err := w.Eval(testbrowser.Context(t, time.Minute), `() => new Promise(() => {})`)
+		done <- err
+	}()
+	time.Sleep(300 * time.Millisecond) // let it reach the page
+	p.CutAll()
+	select {
+	case err := <-done:
+		require.ErrorIs(t, err, tabguard.ErrBrowserGone, "the eval in flight: %v", err)
+		var te *transportError
+		assert.False(t, errors.As(err, &te), "not the raw error")
+		assert.Contains(t, err.Error(), "socket gone: ")
+	case <-time.After(10 * time.Second):
+		t.Fatal("the eval did not answer within 10s of the cut")
+	}
 }

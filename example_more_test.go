@@ -157,6 +157,7 @@ func ExampleConnect() {
 		fmt.Println(err)
 		return
 	}
+	defer b.Close() // ends a pool's session; without it, a drop is resumed
 	bw, err := tabguard.WatchBrowser(b, &tabguard.Options{Heartbeat: 5 * time.Second})
 	if err != nil {
 		fmt.Println(err)

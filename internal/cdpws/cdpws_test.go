@@ -2,8 +2,6 @@ package cdpws_test
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"testing"
 	"time"
 
@@ -75,28 +73,4 @@ func TestDial(t *testing.T) {
 			assertRedacted(t, err)
 		})
 	}
-}
-
-// CloseError has the name and shape of a WebSocket library's error for a
-// close frame (github.com/coder/websocket's).
-type CloseError struct {
-	Code   int
-	Reason string
-}
-
-func (e CloseError) Error() string {
-	return fmt.Sprintf("status = %d and reason = %q", e.Code, e.Reason)
-}
-
-// TestLostReasonOfACloseFrame holds that a close frame a transport of the
-// program's own hands the calls in flight means the connection is lost,
-// with the frame's code and reason as the reason; an error of another
-// shape does not.
-func TestLostReasonOfACloseFrame(t *testing.T) {
-	err := fmt.Errorf("failed to get reader: received close frame: %w", CloseError{1011, "session timeout"})
-	reason, lost := cdpws.LostReason(err)
-	assert.True(t, lost)
-	assert.Equal(t, `failed to get reader: received close frame: status = 1011 and reason = "session timeout"`, reason)
-	_, lost = cdpws.LostReason(fmt.Errorf("no such element: %w", errors.New("CloseError")))
-	assert.False(t, lost)
 }

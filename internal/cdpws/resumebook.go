@@ -65,8 +65,14 @@ type header struct {
 
 // sent notes a message the driver sent.
 func (b *book) sent(data []byte, queued bool) {
-	var h header
-	if json.Unmarshal(data, &h) != nil || h.ID == 0 {
+	h, ok := head(data)
+	if !ok || setupMethod(h.Method) {
+		h = header{}
+		if json.Unmarshal(data, &h) != nil {
+			return
+		}
+	}
+	if h.ID == 0 {
 		return
 	}
 	if h.Method == "Browser.close" && h.SessionID == "" {
@@ -77,6 +83,49 @@ func (b *book) sent(data []byte, queued bool) {
 		p.params = bytes.Clone(h.Params)
 	}
 	b.pending[h.ID] = p
+}
+
+// head reads the ID, session and method of a message written as rod and
+// chromedp write them, {"id":N,"sessionId":"S","method":"M",...} (the
+// session may be missing), without decoding the params; ok is false for
+// any other shape.
+func head(data []byte) (header, bool) {
+	var h header
+	id, ok := leadingID(data)
+	if !ok {
+		return h, false
+	}
+	h.ID = id
+	rest := data[len(`{"id":`)+len(strconv.FormatInt(id, 10)):]
+	if s, r, ok := field(rest, `,"sessionId":"`); ok {
+		h.SessionID, rest = s, r
+	}
+	m, _, ok := field(rest, `,"method":"`)
+	if !ok {
+		return h, false
+	}
+	h.Method = m
+	return h, true
+}
+
+// field reads a string field of no escapes at the start of data, written
+// as prefix, then the string and its closing quote.
+func field(data []byte, prefix string) (value string, rest []byte, ok bool) {
+	if !bytes.HasPrefix(data, []byte(prefix)) {
+		return "", data, false
+	}
+	data = data[len(prefix):]
+	end := bytes.IndexByte(data, '"')
+	if end < 0 || bytes.IndexByte(data[:end], '\\') >= 0 {
+		return "", data, false
+	}
+	return string(data[:end]), data[end+1:], true
+}
+
+// setupMethod reports whether the params of a call of method are kept.
+func setupMethod(method string) bool {
+	_, keep := setupKey(method, nil)
+	return keep || tracked(method)
 }
 
 // tracked says the reply to method changes the sessions.
@@ -161,9 +210,12 @@ func (b *book) outgoing(data []byte) []byte {
 	if len(b.byReal) == 0 {
 		return data
 	}
-	var h header
-	if json.Unmarshal(data, &h) != nil {
-		return data
+	h, ok := head(data)
+	if !ok || strings.HasPrefix(h.Method, "Target.") {
+		h = header{}
+		if json.Unmarshal(data, &h) != nil {
+			return data
+		}
 	}
 	out := data
 	for _, id := range b.mentioned(h) {

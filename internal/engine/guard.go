@@ -347,10 +347,23 @@ func (t *Tab) classify(err error) error {
 	case f.Kind == Lost:
 		t.b.Disconnected(f.Reason)
 		return t.blocked(tabstate.ErrBrowserGone)
-	case f.Kind == Other && !ctxError(err) && t.b.unplacedError(err):
+	case f.Kind == Other && !ctxError(err) && t.lostWith(err):
 		return t.blocked(tabstate.ErrBrowserGone)
 	}
 	return err
+}
+
+// lostWith reports whether err, an error the driver could not place, came
+// with the loss of the connection, whatever its type: a transport of the
+// program's own hands the calls in flight its own error as the connection
+// ends, a moment before the driver reports the end, so the call waits up
+// to the event grace for the engine to learn of it. err is then the loss's
+// reason, when nothing else explains it.
+func (t *Tab) lostWith(err error) bool {
+	if t.b.unplacedError(err) {
+		return true
+	}
+	return t.await(t.life, t.b.cfg.grace(), func() bool { return t.tab.State().BrowserGone })
 }
 
 // blocked returns the state's refusal if it has one, else one for reason.
