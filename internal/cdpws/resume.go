@@ -422,7 +422,7 @@ func (r *Resumer) reattach(ctx context.Context, conn *Conn) (reattached, error) 
 		if err != nil {
 			return res, ctxOr(ctx, err)
 		}
-		if id, ok := leadingID(data); ok {
+		if id, ok := replyID(data); ok {
 			if id == checkID || attach[id] != "" {
 				replies[id] = data
 			}

@@ -97,12 +97,13 @@ func head(data []byte) (header, bool) {
 	}
 	h.ID = id
 	rest := data[len(`{"id":`)+len(strconv.FormatInt(id, 10)):]
+	session := false
 	if s, r, ok := field(rest, `,"sessionId":"`); ok {
-		h.SessionID, rest = s, r
+		h.SessionID, rest, session = s, r, true
 	}
-	m, _, ok := field(rest, `,"method":"`)
-	if !ok {
-		return h, false
+	m, rest, ok := field(rest, `,"method":"`)
+	if !ok || !session && bytes.Contains(rest, []byte(`"sessionId"`)) {
+		return h, false // a session named after the method: decode it all
 	}
 	h.Method = m
 	return h, true
@@ -252,7 +253,7 @@ func quoted(s string) []byte { return []byte(strconv.Quote(s)) }
 // driver knows). stale says a missing object reads as a missing context
 // (Resumer.staleObjects).
 func (b *book) incoming(data []byte, stale bool) (out []byte, keep bool) {
-	if id, ok := leadingID(data); ok {
+	if id, ok := replyID(data); ok {
 		return b.reply(id, data, stale)
 	}
 	method, ok := leadingMethodOf(data)
@@ -291,10 +292,12 @@ func (b *book) reply(id int64, data []byte, stale bool) ([]byte, bool) {
 		return b.translateIn(data), true
 	}
 	delete(b.pending, id)
-	failed := bytes.HasPrefix(data[len(`{"id":`)+len(strconv.FormatInt(id, 10)):], []byte(`,"error"`))
+	failed := replyFailed(data, id)
 	if !failed {
 		if key, ok := setupKey(p.method, p.params); ok {
 			b.keep(p.session, key, p.method, p.params)
+		} else if strings.HasSuffix(p.method, ".disable") {
+			b.keep(p.session, "", p.method, nil)
 		} else if p.method == "Target.attachToTarget" {
 			b.attachReply(p, data)
 		} else if p.method == "Target.detachFromTarget" {
@@ -478,6 +481,36 @@ func (b *book) replay(drv string, s *bsession) {
 		}
 		b.toSend = append(b.toSend, b.ownCall(s.real, c.method, c.params))
 	}
+}
+
+// replyID reads the ID of a reply: at once when Chrome wrote it
+// (leadingID), else by decoding it.
+func replyID(data []byte) (int64, bool) {
+	if id, ok := leadingID(data); ok {
+		return id, true
+	}
+	if !bytes.Contains(data, []byte(`"id"`)) {
+		return 0, false
+	}
+	var m struct {
+		ID     *int64 `json:"id"`
+		Method string `json:"method"`
+	}
+	if json.Unmarshal(data, &m) != nil || m.ID == nil || m.Method != "" {
+		return 0, false
+	}
+	return *m.ID, true
+}
+
+// replyFailed reports whether data, the reply to id, is an error.
+func replyFailed(data []byte, id int64) bool {
+	if rest, ok := bytes.CutPrefix(data, []byte(`{"id":`+strconv.FormatInt(id, 10))); ok {
+		return bytes.HasPrefix(rest, []byte(`,"error"`))
+	}
+	var m struct {
+		Error json.RawMessage `json:"error"`
+	}
+	return json.Unmarshal(data, &m) == nil && len(m.Error) > 0
 }
 
 // leadingID reads the ID of a reply written as Chrome writes them,
