@@ -7,9 +7,10 @@
 # go.mod's). CI (.ci/run) runs both, then make fuzz and make bench-smoke.
 GO ?= go
 FUZZTIME ?= 30s
-# Nested modules (chromedpguard, chromedp015guard, otelguard, and examples
-# with their own go.mod) are tested on their own.
-MODULES := chromedpguard chromedp015guard otelguard $(patsubst %/go.mod,%,$(wildcard examples/*/go.mod))
+# Nested modules (chromedpguard, chromedp015guard, otelguard, examples with
+# their own go.mod, and internal/cmd/benchplot, which keeps its plotting
+# library out of the root module's requirements) are tested on their own.
+MODULES := chromedpguard chromedp015guard otelguard $(patsubst %/go.mod,%,$(wildcard examples/*/go.mod)) internal/cmd/benchplot
 # Modules for chromedp users, which must not link go-rod (otelguard serves
 # rod and chromedp programs alike).
 NOROD := chromedpguard chromedp015guard otelguard examples/chromedp
