@@ -363,7 +363,12 @@ func (t *Tab) lostWith(err error) bool {
 	if t.b.unplacedError(err) {
 		return true
 	}
-	return t.await(t.life, t.b.cfg.grace(), func() bool { return t.tab.State().BrowserGone })
+	if t.await(t.life, t.b.cfg.grace(), func() bool { return t.tab.State().BrowserGone }) {
+		return true
+	}
+	// Noted again as the call answers: a loss reported just after still
+	// has err for its reason.
+	return t.b.unplacedError(err)
 }
 
 // blocked returns the state's refusal if it has one, else one for reason.
