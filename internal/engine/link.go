@@ -55,10 +55,9 @@ func (l *link) note(rtt time.Duration) {
 	defer l.mu.Unlock()
 	l.rtts[l.n%linkSamples] = rtt
 	l.n++
-	recent := slices.Clone(l.rtts[:min(l.n, linkSamples)])
-	slices.Sort(recent)
-	l.least.Store(int64(recent[0]))
-	l.most.Store(int64(recent[len(recent)-1]))
+	recent := l.rtts[:min(l.n, linkSamples)]
+	l.least.Store(int64(slices.Min(recent)))
+	l.most.Store(int64(slices.Max(recent)))
 }
 
 // rtt is the fastest of the recent round trips, zero before the first.
