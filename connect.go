@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/go-rod/rod"
@@ -96,5 +97,25 @@ func ConnectWith(ctx context.Context, rawURL string, opts *ConnectOptions) (*rod
 		_ = conn.Close()
 		return nil, &cdpws.RedactedError{URL: wsURL, Err: err}
 	}
+	connections.Store(b, conn)
 	return b, nil
+}
+
+// connections holds the connection of each browser Connect returned, for
+// Disconnect.
+var connections sync.Map // *rod.Browser → *cdpws.Resumer
+
+// Disconnect ends the connection of b, a browser [Connect] or
+// [ConnectWith] returned, and leaves the browser running, as Puppeteer's
+// browser.disconnect does: a browser of the program's own, or another
+// program's, goes on; a pool keeps the session until its own timeout.
+// (b.Close closes the browser, and for a pool ends the session.) The calls
+// in flight and every call after it answer ErrBrowserGone. A browser that
+// Connect did not return gives [ErrInvalidArgument].
+func Disconnect(b *rod.Browser) error {
+	conn, ok := connections.LoadAndDelete(b)
+	if !ok {
+		return fmt.Errorf("%w: not a browser Connect returned, or disconnected already: pass the one it returned", ErrInvalidArgument)
+	}
+	return conn.(*cdpws.Resumer).Close()
 }

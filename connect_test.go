@@ -347,3 +347,16 @@ func TestLossOnOpaqueTransport(t *testing.T) {
 		t.Fatal("the eval did not answer within 10s of the cut")
 	}
 }
+
+// Disconnect takes only a browser Connect returned, once.
+func TestDisconnectBadInput(t *testing.T) {
+	t.Parallel()
+	require.ErrorIs(t, tabguard.Disconnect(nil), tabguard.ErrInvalidArgument)
+	require.ErrorIs(t, tabguard.Disconnect(rod.New()), tabguard.ErrInvalidArgument)
+	f := newPoolFixture(t, nil, nil)
+	require.NoError(t, tabguard.Disconnect(f.b))
+	require.ErrorIs(t, tabguard.Disconnect(f.b), tabguard.ErrInvalidArgument)
+	_, err := f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => 1`)
+	require.ErrorIs(t, err, tabguard.ErrBrowserGone)
+	assert.Equal(t, 1, f.proxy.Accepted(), "a disconnect is not resumed")
+}

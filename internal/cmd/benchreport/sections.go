@@ -404,4 +404,4 @@ var sections = append([]section{{
 	goals: []goal{
 		{"otelguard: traced eval's median at most 1.10x page.Eval's", otelEval, "otel-p50-ratio", "%.3f", true, 1.10},
 	},
-}}, slices.Concat(frameSections, promptSections, startSections, causeSections, captureSections, actionSections)...)
+}}, slices.Concat(frameSections, promptSections, startSections, causeSections, captureSections, actionSections, resumeSections)...)
