@@ -31,7 +31,7 @@ const (
 	AttrCrashStatus = attribute.Key("tabguard.crash.status")
 	// AttrChange is the kind of a tab's change: "opened", "crashed",
 	// "dialog_opened", "closed", "discarded", "watched", "unwatched",
-	// "browser_gone".
+	// "browser_gone", "connection_dropped", "connection_resumed".
 	AttrChange = attribute.Key("tabguard.change")
 	// AttrTargetID is the tab's CDP target, on spans only.
 	AttrTargetID = attribute.Key("tabguard.target.id")

@@ -309,15 +309,17 @@ func (r *Resumer) resume(cause error) error {
 			break
 		}
 	}
-	why := "the window of " + r.window.String() + " passed"
-	if r.closing() {
-		why = "closed by the program"
+	var msg string
+	switch {
+	case r.closing():
+		msg = fmt.Sprintf("%s; not resumed: closed by the program", reason)
+	case ctx.Err() != nil:
+		msg = fmt.Sprintf("%s; not resumed within %s (%s, the last: %v)", reason, r.window, plural(tries, "try", "tries"), last)
+	default:
+		msg = fmt.Sprintf("%s; not resumed: %v (%s in %s)", reason, last, plural(tries, "try", "tries"),
+			time.Since(began).Round(time.Millisecond))
 	}
-	msg := fmt.Sprintf("%s; not resumed (%s", reason, why)
-	if last != nil {
-		msg += fmt.Sprintf(", %d tries, the last: %v", tries, last)
-	}
-	final := &ConnectionError{Reason: msg + ")", Err: cause}
+	final := &ConnectionError{Reason: msg, Err: cause}
 	r.end(final)
 	return final
 }
@@ -535,4 +537,12 @@ func resumable(err error) bool {
 	var ended *ConnectionError
 	return !errors.As(err, &ended) || !strings.HasPrefix(ended.Reason, "not a WebSocket frame") &&
 		!strings.HasPrefix(ended.Reason, "a message that is not CDP JSON")
+}
+
+// plural is n and the noun, one or many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

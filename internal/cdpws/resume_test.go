@@ -424,7 +424,7 @@ func TestResumerGivesUp(t *testing.T) {
 		{"endpoint says gone", 5 * time.Second, func(f *fakeBrowser, c *client) { f.status = http.StatusNotFound },
 			"not resumed", 1},
 		{"window passes", 300 * time.Millisecond, func(f *fakeBrowser, c *client) { f.status = http.StatusBadGateway },
-			"not resumed (the window of 300ms passed", 1},
+			"not resumed within 300ms (", 1},
 		{"close frame that ends the session", 5 * time.Second, func(f *fakeBrowser, c *client) { f.closeAs = websocket.StatusPolicyViolation },
 			"close frame 1008", 1},
 	}

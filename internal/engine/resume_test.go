@@ -93,7 +93,7 @@ func TestDropNotResumed(t *testing.T) {
 	fx.b.Dropped("connection reset")
 	waiting := make(chan error, 1)
 	go func() { waiting <- fx.tab.Do(deadline(t), "", ok) }()
-	fx.b.Disconnected("connection reset; not resumed (the window of 30s passed)")
+	fx.b.Disconnected("connection reset; not resumed within 30s (12 tries, the last: connection refused)")
 	for _, ch := range []chan error{inFlight, waiting} {
 		err := <-ch
 		require.ErrorIs(t, err, tabstate.ErrBrowserGone)

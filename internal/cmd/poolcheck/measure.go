@@ -58,6 +58,8 @@ func measure(ctx context.Context, env poolEnv, only rowSet) (*report, error) {
 		{long, func(ctx context.Context, p *pool) row { return dialogRow(ctx, p, pageURL) }},
 		{long, func(ctx context.Context, p *pool) row { return runawayRow(ctx, p, pageURL) }},
 		{short, func(ctx context.Context, p *pool) row { return rodRow(ctx, p) }},
+		{long, func(ctx context.Context, p *pool) row { return resumedRow(ctx, p, pageURL) }},
+		{long, func(ctx context.Context, p *pool) row { return notResumedRow(ctx, p, pageURL) }},
 	}
 	for i, c := range cases {
 		if !only.has(i + 1) {
