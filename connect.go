@@ -27,8 +27,23 @@ import (
 // [*ConnectionError] naming the reason, which every watcher of the browser
 // reports as [ErrBrowserGone], calls in flight included.
 //
+// A connection that drops while the browser may live on (a reset, a
+// socket closed without a close frame, a close frame saying the server
+// goes away or restarts) is resumed: the same endpoint is dialed again
+// for up to DefaultResume (ConnectOptions.Resume), and once the same
+// browser answers, every tab is attached again by its target ID and sent
+// the settings its session had (the domains enabled, the policies, the
+// scripts for new documents). The program's rod pages keep working, and
+// each watcher learns its tabs again: one that crashed, closed or
+// navigated meanwhile says so. A call the drop cut answers
+// [ErrConnectionDropped], saying the connection was resumed: it may be
+// sent again. A call made meanwhile waits, within its deadline. A browser
+// that does not come back, or another browser at the endpoint, answers
+// [ErrBrowserGone] with the reason of the last try.
+//
 // The caller should call the browser's Close when finished, which for a
-// pool also ends the session.
+// pool also ends the session, or [Disconnect], which leaves the browser
+// running.
 func Connect(ctx context.Context, rawURL string) (*rod.Browser, error) {
 	return ConnectWith(ctx, rawURL, nil)
 }

@@ -33,6 +33,18 @@ import (
 // [*ConnectionError] naming the reason, which every [Watcher] of the
 // browser reports as [ErrBrowserGone], calls in flight included. chromedp's
 // own transport hands a call in flight a bare context.Canceled instead.
+//
+// A connection that drops while the browser may live on (a reset, a
+// socket closed without a close frame, a close frame saying the server
+// goes away or restarts) is resumed: the same endpoint is dialed again
+// for up to DefaultResume (ConnectOptions.Resume), and once the same
+// browser answers, every tab is attached again by its target ID and sent
+// the settings its session had. chromedp's contexts keep working, and
+// each [Watcher] learns its tab again: one that crashed, closed or
+// navigated meanwhile says so. A call the drop cut answers
+// [ErrConnectionDropped], saying the connection was resumed: it may be
+// sent again. A browser that does not come back answers [ErrBrowserGone]
+// with the reason of the last try.
 func NewRemoteAllocator(parent context.Context, rawURL string) (context.Context, context.CancelFunc) {
 	return NewRemoteAllocatorWith(parent, rawURL, nil)
 }

@@ -109,6 +109,7 @@ func TestResumeInFlight(t *testing.T) {
 				done <- err
 			}()
 			time.Sleep(300 * time.Millisecond) // let it reach the page
+			start := time.Now()
 			tt.fault(f.proxy)
 			var err error
 			select {
@@ -116,6 +117,7 @@ func TestResumeInFlight(t *testing.T) {
 			case <-time.After(30 * time.Second):
 				t.Fatal("the eval in flight did not answer within 30s")
 			}
+			answered := time.Since(start)
 			require.ErrorIs(t, err, chromedpguard.ErrConnectionDropped)
 			assert.NotErrorIs(t, err, chromedpguard.ErrBrowserGone)
 			assert.Regexp(t, `connection to the browser dropped \(`+tt.reason+"; resumed after ", err.Error())
@@ -123,6 +125,7 @@ func TestResumeInFlight(t *testing.T) {
 			res, err := f.w.Eval(within(t, 10*time.Second), `() => 1`)
 			require.NoError(t, err)
 			assert.Equal(t, "1", string(res.Value))
+			t.Logf("in flight answered %v after the fault; the next eval %v", answered, time.Since(start))
 		})
 	}
 }
