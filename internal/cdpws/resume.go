@@ -182,8 +182,11 @@ func (r *Resumer) ReadText() ([]byte, error) {
 			return data, nil
 		}
 		r.mu.Lock()
-		conn := r.conn
+		conn, final := r.conn, r.final
 		r.mu.Unlock()
+		if final != nil {
+			return nil, final // ended for good: no resume after
+		}
 		data, err := conn.ReadText()
 		if err == nil {
 			r.mu.Lock()

@@ -26,9 +26,14 @@ type session struct {
 // openSession connects to p, opens a tab at pageURL and watches it with
 // opts, within ctx. The caller should call close when finished.
 func openSession(ctx context.Context, p *pool, pageURL string, opts *tabguard.Options) (*session, error) {
+	return openSessionWith(ctx, p, pageURL, opts, nil)
+}
+
+// openSessionWith is openSession with Connect's options.
+func openSessionWith(ctx context.Context, p *pool, pageURL string, opts *tabguard.Options, copts *tabguard.ConnectOptions) (*session, error) {
 	s := &session{began: time.Now()}
 	var err error
-	if s.b, err = tabguard.Connect(ctx, p.url); err != nil {
+	if s.b, err = tabguard.ConnectWith(ctx, p.url, copts); err != nil {
 		return nil, fmt.Errorf("connect: %w", err)
 	}
 	if err := s.open(ctx, pageURL, opts); err != nil {

@@ -102,8 +102,13 @@ func runawayRow(ctx context.Context, p *pool, pageURL string) row {
 		return r.miss("%v", err)
 	}
 	defer s.close()
-	ectx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	// A context with no deadline, ended after 15 s or with ctx: a call
+	// whose context has a deadline is bounded by it, not by EvalTimeout.
+	ectx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
+	defer context.AfterFunc(ctx, cancel)()
+	stop := time.AfterFunc(15*time.Second, cancel)
+	defer stop.Stop()
 	start := time.Now()
 	_, eerr := s.w.Eval(ectx, `() => { while (true) {} }`)
 	timedOut := time.Since(start)
