@@ -8,7 +8,6 @@ import (
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
-	"github.com/tabguard/tabguard/internal/cdpws"
 	"github.com/tabguard/tabguard/internal/engine"
 	"github.com/tabguard/tabguard/tabstate"
 )
@@ -64,11 +63,8 @@ func WatchBrowser(ctx context.Context, opts *Options) (*BrowserWatcher, error) {
 		_ = bw.Close()
 		return nil, &BlockedError{Reason: ErrBrowserGone, Detail: bw.eng.LostReason()}
 	}
-	if r := resumerOf(c.Browser); r != nil {
-		bw.unsubscribe = r.Subscribe(cdpws.ResumeHooks{
-			Dropped: bw.eng.Dropped,
-			Resumed: func(rs cdpws.Resume) { bw.eng.Resumed(rs.Took) },
-		})
+	if follow := resumerOf(c.Browser); follow != nil {
+		bw.unsubscribe = follow(bw.eng)
 	}
 	if err := chromedp.ListenBrowser(life, bw.dispatch); err != nil {
 		_ = bw.Close()

@@ -11,6 +11,7 @@ import (
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/chromedp"
 	"github.com/tabguard/tabguard/internal/cdpws"
+	"github.com/tabguard/tabguard/internal/engine"
 )
 
 // NewRemoteAllocator returns an allocator context for the browser whose
@@ -100,15 +101,18 @@ type remoteAllocator struct {
 	wg     sync.WaitGroup
 }
 
-// resumers holds the connection of each browser a remoteAllocator
-// allocated, for its BrowserWatcher to follow its drops and resumes.
-var resumers sync.Map // *chromedp.Browser → *cdpws.Resumer
+// resumers holds, for each browser a remoteAllocator allocated, how a
+// BrowserWatcher's engine follows the drops and resumes of its
+// connection: a func that subscribes it and returns the unsubscribe. Kept
+// here, the code of a resume is linked into a program only with the
+// allocator.
+var resumers sync.Map // *chromedp.Browser → func(*engine.Browser) func()
 
-// resumerOf is b's connection that resumes, or nil.
-func resumerOf(b *chromedp.Browser) *cdpws.Resumer {
-	r, _ := resumers.Load(b)
-	res, _ := r.(*cdpws.Resumer)
-	return res
+// resumerOf is how an engine follows b's connection, or nil.
+func resumerOf(b *chromedp.Browser) func(*engine.Browser) func() {
+	f, _ := resumers.Load(b)
+	follow, _ := f.(func(*engine.Browser) func())
+	return follow
 }
 
 var (
@@ -146,7 +150,12 @@ func (a *remoteAllocator) Allocate(ctx context.Context, opts ...chromedp.Browser
 		_ = conn.Close()
 		return nil, fmt.Errorf("connect to the browser: %w", err)
 	}
-	resumers.Store(b, conn)
+	resumers.Store(b, func(eng *engine.Browser) func() {
+		return conn.Subscribe(cdpws.ResumeHooks{
+			Dropped: eng.Dropped,
+			Resumed: func(rs cdpws.Resume) { eng.Resumed(rs.Took) },
+		})
+	})
 	context.AfterFunc(wctx, func() { resumers.Delete(b) })
 	return b, nil
 }
