@@ -1,0 +1,5 @@
+package pkg
+
+func ExampleF()         {}
+func ExampleT_M_first() {}
+func ExampleI()         {}
