@@ -22,18 +22,19 @@ import (
 )
 
 // resumeDelay is the one-way delay of the link BenchmarkResume cuts.
-const resumeDelay = 100 * time.Millisecond
+const resumeDelay = 250 * time.Millisecond
 
 // resumeLeakRounds is how many resumes BenchmarkResume makes on a link
 // with no delay to count what they leave behind.
 const resumeLeakRounds = 100
 
 // BenchmarkResume times a resume over a slow link, in round trips of the
-// link: a proxy in front of the browser delays each direction by
-// resumeDelay. A browser from Connect watches 1 tab, then 100, through
-// it. Each iteration cuts the connection (both sockets, the browser lives
-// on), waits for the watcher to see the drop, then evaluates on every
-// tab at once; "next-eval" is the time from the drop to the last of those
+// link: a proxy in front of the browser delays each direction of every
+// connection a resume makes by resumeDelay. A browser from Connect
+// watches 1 tab, and another 100, through such a proxy (set up before the
+// delay: rod attaches to its pages one at a time). Each iteration cuts
+// each connection (both sockets, the browser lives on), waits for the
+// watcher to see the drop, then evaluates on every tab at once; "next-eval" is the time from the drop to the last of those
 // evals' answers, "resumed" the time to the sessions attached again.
 // Then, on a link with no delay, resumeLeakRounds resumes of the 1-tab
 // watcher: the goroutines and the heap in use after them, beside after
@@ -47,8 +48,11 @@ func BenchmarkResume(b *testing.B) {
 	sizes := []int{1, 100}
 	rigs := make([]*resumeRig, len(sizes))
 	for i, n := range sizes {
-		slow := faultproxy.Start(b, host, func(p *faultproxy.Proxy) { p.Delay = resumeDelay })
-		rigs[i] = newResumeRig(b, br, slow, url, n)
+		// Set up over a fast link (rod attaches to its pages one at a
+		// time); every connection a resume makes runs over the slow one.
+		p := faultproxy.Start(b, host, nil)
+		rigs[i] = newResumeRig(b, br, p, url, n)
+		p.SetDelay(resumeDelay)
 	}
 	next := make([]benchutil.Samples, len(sizes))
 	resumed := make([]benchutil.Samples, len(sizes))
@@ -177,10 +181,12 @@ func (r *resumeRig) cut(b *testing.B) (time.Duration, time.Duration) {
 	}
 }
 
+// close disconnects first (the benchmark's browser goes on), so the
+// watchers have nothing to hand back over the slow link.
 func (r *resumeRig) close() {
+	_ = tabguard.Disconnect(r.b)
 	for _, w := range r.ws {
 		_ = w.Close()
 	}
 	_ = r.bw.Close()
-	_ = tabguard.Disconnect(r.b) // the benchmark's browser goes on
 }

@@ -25,6 +25,7 @@ type Proxy struct {
 	target   string       // host:port of the browser
 	reapIdle atomic.Int64 // a time.Duration; see ReapIdle
 	refuse   atomic.Bool  // see Refuse
+	delay    atomic.Int64 // a time.Duration; see SetDelay
 	accepted atomic.Int64 // connections accepted
 	// Queue holds every connection without ever reaching the browser.
 	Queue bool
@@ -119,12 +120,21 @@ func (p *Proxy) serve(client net.Conn) {
 	go func() { defer close(reaped); pc.reap(&p.reapIdle) }()
 	var pipes sync.WaitGroup
 	pipes.Add(2)
-	go func() { defer pipes.Done(); pc.pipe(server, client, true, p.Delay) }()
-	go func() { defer pipes.Done(); pc.pipe(client, server, false, p.Delay) }()
+	delay := p.Delay
+	if d := time.Duration(p.delay.Load()); d > 0 {
+		delay = d
+	}
+	go func() { defer pipes.Done(); pc.pipe(server, client, true, delay) }()
+	go func() { defer pipes.Done(); pc.pipe(client, server, false, delay) }()
 	pipes.Wait()
 	close(pc.done)
 	<-reaped
 }
+
+// SetDelay makes the connections made from now on delay each direction
+// by d, as Delay does from the start: a test sets up over a fast link,
+// and the connections a resume makes run over a slow one.
+func (p *Proxy) SetDelay(d time.Duration) { p.delay.Store(int64(d)) }
 
 // Refuse makes the proxy close, from now on, every new connection at
 // once, as a pool or a load balancer that restarts does; false lets them
