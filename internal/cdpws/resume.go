@@ -49,17 +49,15 @@ type Resumer struct {
 
 	inbox [][]byte // messages for the reader to return first; the reader's own
 
-	mu       sync.Mutex
-	conn     *Conn
-	down     bool     // resuming
-	queue    [][]byte // the driver's messages sent while down, as it sent them
-	final    error    // set once the connection ended for good
-	browser  string   // the browser target's ID, once known
-	resumes  int
-	subs     map[int]*ResumeHooks
-	nextSub  int
-	book     book
-	askingID bool
+	mu      sync.Mutex
+	conn    *Conn
+	down    bool     // resuming
+	queue   [][]byte // the driver's messages sent while down, as it sent them
+	final   error    // set once the connection ended for good
+	resumes int
+	subs    map[int]*ResumeHooks
+	nextSub int
+	book    book
 }
 
 // ResumeHooks are told of a Resumer's drops and resumes, on the reader's
