@@ -8,7 +8,7 @@ import (
 // TabInfo is what a [BrowserWatcher] knows of one tab of its browser.
 type TabInfo struct {
 	// TargetID is the tab's target; chromedp.WithTargetID attaches a new
-	// context to it, and BrowserWatcher.WatchTarget watches it.
+	// context to it, which BrowserWatcher.Watch watches.
 	TargetID target.ID
 	// OpenerID is the tab that opened this one (window.open, a link with
 	// target=_blank), or empty.

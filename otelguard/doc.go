@@ -8,7 +8,7 @@
 //
 // It uses the OpenTelemetry API alone: with no SDK installed, the global
 // providers are no-ops and it costs next to nothing. Span and metric names,
-// units and attributes are listed in the README's Observability section.
+// units and attributes are listed in docs/observability.md.
 // No attribute holds a full URL, which can carry secrets: spans name the
 // page's origin only, and metrics have no URL at all, so no metric stream
 // grows with the pages visited.

@@ -22,7 +22,7 @@
 // NoDocument, DialogOpen, Paused, Crashed, Closed, Discarded, BrowserGone),
 // in the order Blocked checks them. [Transitions] is the machine's own
 // table of how each [Kind] of event moves a tab between phases; the tests
-// hold Tab.Apply to it, and [Diagram] draws it for the README.
+// hold Tab.Apply to it, and [Diagram] draws it for docs/lifecycle.md.
 //
 // Within a phase, State.Milestones holds the lifecycle milestones the main
 // frame's document has reached ([DOMContentLoaded], [FirstContentfulPaint],
