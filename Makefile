@@ -114,13 +114,13 @@ $(CHROMEDP015:%=test-chromedp015/%): test-chromedp015/%:
 # test-full/chromedpguard runs chromedpguard's tests in full: the whole
 # fault matrix, and the rows that repeat an engine rule's browser row.
 test-full/chromedpguard:
-	cd chromedpguard && TABGUARD_TEST_ALL=1 $(GO) test -race -count=1 -timeout 10m .
+	cd chromedpguard && TABGUARD_TEST_ALL=1 $(GO) test -race -count=1 -timeout 15m .
 
 # test-rod/F runs the root package's tests but the soak, in full, on the
 # rod release its go.mod file F pins: the root package alone, which holds
 # the rod adapter, to keep make test's time down.
 $(ROD:%=test-rod/%): test-rod/%:
-	TABGUARD_TEST_ALL=1 $(GO) test -race -count=1 -timeout 10m -modfile=$* -skip '^TestSoak$$' .
+	TABGUARD_TEST_ALL=1 $(GO) test -race -count=1 -timeout 15m -modfile=$* -skip '^TestSoak$$' .
 
 demo: browser
 	$(GO) run ./examples/demo
