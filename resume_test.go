@@ -13,49 +13,19 @@ import (
 	"github.com/tabguard/tabguard"
 	"github.com/tabguard/tabguard/internal/faultproxy"
 	"github.com/tabguard/tabguard/internal/testbrowser"
-	"github.com/tabguard/tabguard/tabtrace"
+	"github.com/tabguard/tabguard/internal/tracerec"
 )
 
 // cutReason is the reason of a connection the proxy cut: the end of the
 // stream, or a reset when bytes were under way.
 const cutReason = "connection (closed without a close frame|reset)"
 
-// resumes follows a BrowserWatcher's drops and resumes through its
-// Trace.
-type resumes struct {
-	dropped, resumed chan string
-}
-
-func newResumes() (*resumes, *tabtrace.Trace) {
-	r := &resumes{dropped: make(chan string, 100), resumed: make(chan string, 100)}
-	return r, &tabtrace.Trace{TabChanged: func(c tabtrace.Change) {
-		switch c.Kind {
-		case tabtrace.ConnectionDropped:
-			r.dropped <- c.Detail
-		case tabtrace.ConnectionResumed:
-			r.resumed <- c.Detail
-		}
-	}}
-}
-
-// wait returns the next detail of ch, failing t after 30 s.
-func (r *resumes) wait(t *testing.T, ch chan string, what string) string {
-	t.Helper()
-	select {
-	case d := <-ch:
-		return d
-	case <-time.After(30 * time.Second):
-		t.Fatalf("no %s within 30s", what)
-		return ""
-	}
-}
-
 // resumeFixture is a pool fixture whose watcher reports its resumes, with
 // a second connection straight to the browser, to change the tab while
 // the watched connection is down.
-func resumeFixture(t *testing.T, copts *tabguard.ConnectOptions) (*poolFixture, *resumes, *rod.Page) {
+func resumeFixture(t *testing.T, copts *tabguard.ConnectOptions) (*poolFixture, *tracerec.Resumes, *rod.Page) {
 	t.Helper()
-	r, tr := newResumes()
+	r, tr := tracerec.NewResumes()
 	f := newPoolFixtureWith(t, &tabguard.Options{EvalTimeout: time.Minute, Trace: tr}, copts, nil)
 	direct := rod.New().ControlURL(f.remote.wsURL)
 	require.NoError(t, direct.Connect())
@@ -73,8 +43,8 @@ func TestResumeIdle(t *testing.T) {
 	for i := range 3 {
 		before := f.proxy.Accepted()
 		f.proxy.CutAll()
-		assert.Regexp(t, cutReason, r.wait(t, r.dropped, "drop"))
-		r.wait(t, r.resumed, "resume")
+		assert.Regexp(t, cutReason, r.Wait(t, r.Dropped, "drop"))
+		r.Wait(t, r.Resumed, "resume")
 		assert.Equal(t, before+1, f.proxy.Accepted(), "resume %d: one dial", i)
 		v, err := f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => 6 * 7`)
 		require.NoError(t, err, "resume %d: the watcher's eval", i)
@@ -107,7 +77,7 @@ func TestResumeInFlight(t *testing.T) {
 			require.ErrorIs(t, err, tabguard.ErrConnectionDropped)
 			assert.NotErrorIs(t, err, tabguard.ErrBrowserGone)
 			assert.Regexp(t, `connection to the browser dropped \(`+tt.reason+"; resumed after ", err.Error())
-			r.wait(t, r.resumed, "resume")
+			r.Wait(t, r.Resumed, "resume")
 			v, err := f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => 1`)
 			require.NoError(t, err)
 			assert.Equal(t, 1, v.Value.Int())
@@ -122,7 +92,7 @@ func TestResumeReaped(t *testing.T) {
 	t.Parallel()
 	f, r, _ := resumeFixture(t, nil)
 	f.proxy.ReapIdle(time.Second)
-	r.wait(t, r.resumed, "resume after the reap")
+	r.Wait(t, r.Resumed, "resume after the reap")
 	v, err := f.w.Eval(testbrowser.Context(t, 10*time.Second), `() => 1`)
 	if errors.Is(err, tabguard.ErrConnectionDropped) {
 		// Reaped again as the eval went out: it says so, and may be sent again.
@@ -175,10 +145,10 @@ func TestResumeAfterGap(t *testing.T) {
 			url := serve(t).URL + "/other"
 			f.proxy.Refuse(true)
 			f.proxy.CutAll()
-			r.wait(t, r.dropped, "drop")
+			r.Wait(t, r.Dropped, "drop")
 			tt.gap(t, direct, url)
 			f.proxy.Refuse(false)
-			r.wait(t, r.resumed, "resume")
+			r.Wait(t, r.Resumed, "resume")
 			tt.check(t, f, url)
 		})
 	}
@@ -192,7 +162,7 @@ func TestResumeGivesUp(t *testing.T) {
 	wait := f.inFlight(t)
 	f.proxy.Refuse(true)
 	f.proxy.CutAll()
-	r.wait(t, r.dropped, "drop")
+	r.Wait(t, r.Dropped, "drop")
 	_, err := wait()
 	require.ErrorIs(t, err, tabguard.ErrBrowserGone)
 	assert.Regexp(t, cutReason+"; not resumed within 1s \\(", err.Error())

@@ -66,17 +66,14 @@ type ConnectOptions struct {
 // DefaultResume is how long a dropped connection is dialed again by
 // default: 30 s, the time browserless keeps a browser for a client to
 // come back, the shortest such window of the pools.
-const DefaultResume = 30 * time.Second
+const DefaultResume = cdpws.DefaultResume
 
 // resume is the window of opts, which may be nil.
 func (o *ConnectOptions) resume() time.Duration {
-	switch {
-	case o == nil || o.Resume == 0:
+	if o == nil {
 		return DefaultResume
-	case o.Resume < 0:
-		return 0
 	}
-	return o.Resume
+	return cdpws.Window(o.Resume)
 }
 
 // NewRemoteAllocatorWith is [NewRemoteAllocator] with opts, which may be

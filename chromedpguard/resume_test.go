@@ -13,44 +13,17 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/tabguard/tabguard/chromedpguard"
 	"github.com/tabguard/tabguard/internal/faultproxy"
-	"github.com/tabguard/tabguard/tabtrace"
+	"github.com/tabguard/tabguard/internal/tracerec"
 )
 
 // cutReason is the reason of a connection the proxy cut: the end of the
 // stream, or a reset when bytes were under way.
 const cutReason = "connection (closed without a close frame|reset)"
 
-// resumes follows a BrowserWatcher's drops and resumes through its
-// Trace.
-type resumes struct{ dropped, resumed chan string }
-
-func newResumes() (*resumes, *tabtrace.Trace) {
-	r := &resumes{dropped: make(chan string, 100), resumed: make(chan string, 100)}
-	return r, &tabtrace.Trace{TabChanged: func(c tabtrace.Change) {
-		switch c.Kind {
-		case tabtrace.ConnectionDropped:
-			r.dropped <- c.Detail
-		case tabtrace.ConnectionResumed:
-			r.resumed <- c.Detail
-		}
-	}}
-}
-
-func (r *resumes) wait(t *testing.T, ch chan string, what string) string {
-	t.Helper()
-	select {
-	case d := <-ch:
-		return d
-	case <-time.After(30 * time.Second):
-		t.Fatalf("no %s within 30s", what)
-		return ""
-	}
-}
-
 // resumeFixture is a pool fixture whose watcher reports its resumes.
-func resumeFixture(t *testing.T, copts *chromedpguard.ConnectOptions) (*poolFixture, *resumes) {
+func resumeFixture(t *testing.T, copts *chromedpguard.ConnectOptions) (*poolFixture, *tracerec.Resumes) {
 	t.Helper()
-	r, tr := newResumes()
+	r, tr := tracerec.NewResumes()
 	return newPoolFixtureWith(t, &chromedpguard.Options{EvalTimeout: time.Minute, Trace: tr}, copts, nil), r
 }
 
@@ -75,8 +48,8 @@ func TestResumeIdle(t *testing.T) {
 	for i := range 3 {
 		before := f.proxy.Accepted()
 		f.proxy.CutAll()
-		assert.Regexp(t, cutReason, r.wait(t, r.dropped, "drop"))
-		r.wait(t, r.resumed, "resume")
+		assert.Regexp(t, cutReason, r.Wait(t, r.Dropped, "drop"))
+		r.Wait(t, r.Resumed, "resume")
 		assert.Equal(t, before+1, f.proxy.Accepted(), "resume %d: one dial", i)
 		res, err := f.w.Eval(within(t, 10*time.Second), `() => 6 * 7`)
 		require.NoError(t, err, "resume %d: the watcher's eval", i)
@@ -121,7 +94,7 @@ func TestResumeInFlight(t *testing.T) {
 			require.ErrorIs(t, err, chromedpguard.ErrConnectionDropped)
 			assert.NotErrorIs(t, err, chromedpguard.ErrBrowserGone)
 			assert.Regexp(t, `connection to the browser dropped \(`+tt.reason+"; resumed after ", err.Error())
-			r.wait(t, r.resumed, "resume")
+			r.Wait(t, r.Resumed, "resume")
 			res, err := f.w.Eval(within(t, 10*time.Second), `() => 1`)
 			require.NoError(t, err)
 			assert.Equal(t, "1", string(res.Value))
@@ -178,10 +151,10 @@ func TestResumeAfterGap(t *testing.T) {
 			url := serve(t).URL + "/other"
 			f.proxy.Refuse(true)
 			f.proxy.CutAll()
-			r.wait(t, r.dropped, "drop")
+			r.Wait(t, r.Dropped, "drop")
 			tt.gap(t, direct, url)
 			f.proxy.Refuse(false)
-			r.wait(t, r.resumed, "resume")
+			r.Wait(t, r.Resumed, "resume")
 			tt.check(t, f, url)
 		})
 	}
@@ -194,7 +167,7 @@ func TestResumeGivesUp(t *testing.T) {
 	f, r := resumeFixture(t, &chromedpguard.ConnectOptions{Resume: time.Second})
 	f.proxy.Refuse(true)
 	f.proxy.CutAll()
-	r.wait(t, r.dropped, "drop")
+	r.Wait(t, r.Dropped, "drop")
 	_, err := f.w.Eval(within(t, 10*time.Second), `() => 1`)
 	require.ErrorIs(t, err, chromedpguard.ErrBrowserGone)
 	assert.Regexp(t, cutReason+"; not resumed within 1s \\(", err.Error())

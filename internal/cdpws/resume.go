@@ -91,6 +91,23 @@ type ResumeOptions struct {
 	StaleObjects bool
 }
 
+// DefaultResume is how long a dropped connection is dialed again by
+// default: 30 s, the time browserless keeps a browser for a client to
+// come back, the shortest such window of the pools.
+const DefaultResume = 30 * time.Second
+
+// Window is the window of an option d: zero means DefaultResume, a
+// negative value none.
+func Window(d time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return DefaultResume
+	case d < 0:
+		return 0
+	}
+	return d
+}
+
 // NewResumer dials wsURL with header within ctx, as [Dial] does, and
 // returns the connection, which dials the same way to resume.
 func NewResumer(ctx context.Context, wsURL string, header http.Header, opts ResumeOptions) (*Resumer, error) {
